@@ -403,7 +403,9 @@ def _effects(games) -> str:
 
     decks = sorted({g.rules.decks for g in games})
     return ", ".join(f"+{100 * cut_card_effect(d):.3f} pp with {d} deck{'s' if d != 1 else ''}"
-                     for d in decks)
+                     for d in decks) + (
+        " for one box, as bjsim measured it; not measured for several, where it differs"
+        if any(g.rules.boxes > 1 for g in games) else "")
 
 
 def unreached_games(stats: dict, pair_rounds: int | None) -> list:
@@ -467,13 +469,13 @@ def _cut_short(pair_rounds: int, per_shoe: float) -> float:
     return (pair_rounds % per_shoe) / pair_rounds if per_shoe <= pair_rounds else 1.0
 
 
-def cut_card_difference_z(decks: int, penetration: float | None = None) -> str:
+def cut_card_difference_z(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
     """What a difference's z holds where a game is dealt to a cut card, the effect given for
-    the baseline's ``decks`` (`cut_card_words`; at a baseline ``penetration`` where it is not
-    measured, that it is not)."""
+    the baseline's ``decks`` (`cut_card_words`; at a baseline ``penetration`` or ``boxes``
+    where it is not measured, that it is not)."""
     return ("z tests each simulated difference against the exact difference for a full shoe "
             f"every round: dealt to a cut card, each game's simulated figure holds "
-            f"{cut_card_words(decks, penetration)}, in part where blocks each start from a "
+            f"{cut_card_words(decks, penetration, boxes)}, in part where blocks each start from a "
             "fresh shuffle, "
             "which the exact figures do not; with the same shoe it mostly cancels in the "
             "difference, but what is left of it is in z too, and can make |z| large over many "
@@ -487,7 +489,7 @@ def cut_card_note(stats: dict) -> str | None:
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
     base = stats["rows"][0]["game"].rules
-    return cut_card_difference_z(base.decks, base.penetration) + "."
+    return cut_card_difference_z(base.decks, base.penetration, base.boxes) + "."
 
 
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons

@@ -2407,11 +2407,13 @@ def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(propose
     assert "Rule file configs/nz1994.toml, with the choice boxes=3." in md
     assert boxes["variants"]["baseline"]["variant"] == "nz1994 (choices: boxes=3)"
     assert boxes["against_nz"] is None
-    # the cut-card caveat for this table's three boxes, not one box's
+    # the cut-card caveat of this table's three boxes: the effect, measured for one box, is not
+    # measured for them (not one box's effect sized by their SE)
+    from simulator.exact.compare import unmeasured_caveat
+
     caveat = wager(boxes, "total")["z_caveat"]
-    assert "of one box" not in caveat and "at 10 million rounds of this table's 3 boxes" in caveat
-    sd = wager(boxes, "total")["sd_round"] / 3
-    assert f"its SE per initial wager is about {sd:.2f} / sqrt(rounds)" in caveat
+    assert caveat == unmeasured_caveat(Rules(boxes=3), plain=True)
+    assert "not measured for a table of 3 boxes" in caveat and "/ sqrt(rounds)" not in caveat
     assert caveat in _section(md, "Wagers")
 
 
@@ -2495,25 +2497,24 @@ def test_the_title_names_the_game_and_counts_the_changes():
         f"Mathematical assessment of {nz} (Super Sevens at 2 times the wager)")
 
 
-def test_the_cut_card_caveat_of_several_boxes_goes_by_their_se():
-    """With 3 boxes the summary said "+0.6 at 10 million rounds of one box ... from about 100
-    million rounds": the SE per initial wager of several boxes is smaller."""
-    from simulator.exact.compare import SD_ROUND, cut_card_caveat
+def test_the_cut_card_caveat_of_several_boxes_says_the_effect_is_not_measured_for_them():
+    """With 3 boxes the caveat sized one box's cut-card effect by the table's SE ("+0.6 at 10
+    million rounds of this table's 3 boxes"), and withheld z by it; the effect was measured for
+    one box only, and a review found it differs with several (1 deck: +0.025 pp with 3 boxes
+    against one box's +0.122). Every z of a table of several boxes says it is not measured
+    there, and none is withheld for it; one box's is sized as before."""
+    from simulator.exact.compare import cut_card_caveat, unmeasured_caveat
 
-    rules = Rules(boxes=3)
-    assert figures.table_caveat(Rules(), 1.13) is None  # one box: the caveat as it is
-    # boxes as independent as one box's: one box's figures again
-    same = figures.table_caveat(rules, 3 * SD_ROUND)
     one = cut_card_caveat(Rules())
     assert "(+0.6 at 10 million rounds of one box, +1.8 at 100 million;" in one
-    assert "(+0.6 at 10 million rounds of this table's 3 boxes, +1.8 at 100 million:" in same
     assert "from about 100 million rounds on" in one
-    assert "from about 100 million rounds of this table on" in same
-    # the NZ game's 3 boxes: SD per round 2.57 initial wagers, 0.86 a box
-    text = figures.table_caveat(rules, 2.57)
-    at = 0.00021 / (2.57 / 3 / math.sqrt(1e7))
-    assert f"+{at:.1f} at 10 million rounds of this table's 3 boxes" in text
-    assert "from about 70 million rounds of this table on" in text
+    three = Rules(boxes=3)
+    row = figures._cut_card({"wager": "total", "z": 2.5, "se": 0.00005}, three)
+    assert row["z"] == 2.5 and row["z_note"] is None  # (one box: withheld below 0.011%)
+    assert row["z_caveat"] == unmeasured_caveat(three, plain=True) == cut_card_caveat(
+        three, plain=True)
+    assert figures._cut_card({"wager": "total", "z": 2.5, "se": 0.00005}, Rules())["z"] is None
+    assert "rounds of this table" not in row["z_caveat"]
 
 
 def test_the_variant_note_gives_the_cut_card_effect_of_the_baselines_decks(proposed):
@@ -3173,12 +3174,12 @@ def test_the_reports_side_wagers_carry_their_own_cut_card_caveat_not_the_tables(
 
     one = Rules(decks=1, boxes=3)
     for key, name in (("super_sevens", "Super Sevens"), ("insurance", "insurance")):
-        row = figures._cut_card({"wager": key, "z": 1.0, "se": 0.0001}, one, caveat="table's")
+        row = figures._cut_card({"wager": key, "z": 1.0, "se": 0.0001}, one)
         assert row["z"] == 1.0 and row["z_note"] is None
         assert row["z_caveat"] == unmeasured_caveat(one, name, plain=True)
         assert "0.12" not in row["z_caveat"] and "--set" not in row["z_caveat"]
-    main = figures._cut_card({"wager": "total", "z": 1.0, "se": 0.003}, one, caveat="table's")
-    assert main["z_caveat"] == "table's"
+    main = figures._cut_card({"wager": "total", "z": 1.0, "se": 0.003}, one)
+    assert main["z_caveat"] == unmeasured_caveat(one, plain=True)  # (the table's 3 boxes)
     # at a penetration not measured, the main game's too, in plain words
     low = Rules(penetration=0.5)
     row = figures._cut_card({"wager": "total", "z": 1.0, "se": 0.0001}, low)

@@ -36,7 +36,6 @@ from simulator.exact.analyze import INSURANCE_WORDS, UPS, worth_taking
 from simulator.exact.cache import UNSEEN
 from simulator.exact.compare import (
     SIDE_BETS,
-    cut_card_caveat,
     cut_card_effect,
     cut_card_z,
     exact_figures,
@@ -464,29 +463,21 @@ def _z(sim, exact, se):
     return (sim - exact) / se
 
 
-def _cut_card(row: dict, rules, caveat: str | None = None) -> dict:
+def _cut_card(row: dict, rules) -> dict:
     """``row`` with its z as every output gives it against a full-shoe exact value
-    (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect; this
-    table's ``caveat`` where given, `table_caveat`), or withheld with ``z_note`` where its se is
-    below 0.01%; a side wager's (Super Sevens, insurance) with its own caveat, its cut-card
-    effect not measured (`unmeasured_caveat`), never this table's."""
+    (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect: sized
+    for a table of one box, not measured for several), or withheld with ``z_note`` where its se
+    is below half the effect; a side wager's (Super Sevens, insurance) with its own caveat, its
+    cut-card effect not measured (`unmeasured_caveat`)."""
     side = SIDE_WAGERS.get(row.get("wager"))
     z, note, said = cut_card_z(rules, row["z"], row["se"], wager=side, plain=True)
-    return row | {"z": z, "z_note": note, "z_caveat": said and (said if side else caveat or said)}
+    return row | {"z": z, "z_note": note, "z_caveat": said}
 
 
 SIDE_WAGERS = {"super_sevens": "Super Sevens", "insurance": "insurance"}  # (`_cut_card`)
 
 
-def table_caveat(rules, sd_round) -> str | None:
-    """`cut_card_caveat` of a table of several boxes, by its simulated SD per round
-    ``sd_round``; None with one box (the caveat as it is) or without an SD."""
-    return (cut_card_caveat(rules, sd_round, plain=True) if rules.boxes > 1 and sd_round
-            else None)
-
-
-def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules,
-           caveat: str | None = None) -> dict:
+def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) -> dict:
     """A wager's row: its returns, and the z of its house edge (as every z of the report: the
     exact return minus the simulated one, over the se); no z where the simulated interval is
     withheld (its se means nothing)."""
@@ -497,12 +488,11 @@ def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules,
         "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
         "z": None if note else _z(exact, fig["mean"], fig["se"]), "interval_note": note,
         "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
-        "bets": fig.get("bets")}, rules, caveat)
+        "bets": fig.get("bets")}, rules)
 
 
-def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]:
-    """Each wager: exact return, derivation, simulated return with its 95% CI and z, SDs
-    (``caveat``: the cut-card caveat of this table, `table_caveat`)."""
+def _wagers(rules, name, res, fig, ins) -> list[dict]:
+    """Each wager: exact return, derivation, simulated return with its 95% CI and z, SDs."""
     s = res["results"]
     shuffle = ("every round from a full shoe" if rules.shuffle == "every-round" else
                "every round from a full shoe, while the simulation deals to a cut card (so its "
@@ -514,10 +504,10 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
     out = [
         _wager("total", "Main game and insurance", "initial wager",
                fig["ev"], "The main game's and the insurance's return added, per initial wager "
-               f"(rules 8-12); {main_how}.", s["total"], name, rules, caveat),
+               f"(rules 8-12); {main_how}.", s["total"], name, rules),
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
                "Rules 8, 10-12 and 8.3; by the same analysis as the row above.", s["main"],
-               name, rules, caveat),
+               name, rules),
     ]
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
@@ -537,8 +527,7 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
             "P(ten) = the ten-valued cards unseen over the cards unseen (the box's two cards "
             "and the dealer's ace out), "
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
-            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules,
-            caveat))
+            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules))
         out[-1]["rounds"] = ins_res["results"]["rounds"]
     else:  # rule 9's wager is offered at the table all the same: its exact return
         out.append(_exact_insurance(rules, fig, s["rounds"]))
@@ -549,7 +538,7 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
             "second card and, when 7-7 is hit or doubled (14.3 (d), (e); split, the bet is paid "
             "at once: 14.4), its third card, suits included "
             "(docs/exact.md step 8), with the strategy's 7-7 play.",
-            by_exact_sd(s["super_sevens"], fig["super_sevens"]["sd_bet"]), name, rules, caveat))
+            by_exact_sd(s["super_sevens"], fig["super_sevens"]["sd_bet"]), name, rules))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14),
         # so its SE, 95% interval and z, in every table and sentence, are by the exact SD
         # (`by_exact_sd`; simulate's, by the simulated SD, kept as ``*_simulated_sd``)
@@ -1006,10 +995,9 @@ def _plays_like_s17_dealer(strat) -> bool:
                 and (strat.hard[17] == L.S).all() and (strat.soft[17] == L.S).all())
 
 
-def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None,
-                caveat: str | None = None) -> dict:
+def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None) -> dict:
     """A strategy's row of the player's choices, its z as `_cut_card` gives it; ``assessed``:
-    the report's strategy (`_describe`), ``caveat`` as for `_cut_card`."""
+    the report's strategy (`_describe`)."""
     s = res["results"]
     he = s["house_edge"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
@@ -1025,7 +1013,7 @@ def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None,
            "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
            "ss_interval_note": ss.get("interval_note")}
-    return _cut_card(row, rules, caveat)
+    return _cut_card(row, rules)
 
 
 def plays_alike(rules, a, b) -> bool:
@@ -1665,8 +1653,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "rounds made no insurance bet, so it is not simulated: the wagers table gives its "
         "exact return alone")
     summary = main_res["results"]
-    caveat = table_caveat(rules, summary["total"]["sd_round"])
-    wagers = _wagers(rules, shown, main_res, fig, ins, caveat)
+    wagers = _wagers(rules, shown, main_res, fig, ins)
     label = run.rules_source(spec.rules_file, spec.rules_name, ())["rules_name"]
     game = game_name(label, spec.rules_description)
     data = {
@@ -1707,7 +1694,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                                   summary["boxes"], rules),
         "sevens": _sevens(rules, fig, runs, exacts) if rules.super_sevens else None,
         "choices": _same_play(rules, [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1],
-                                                  fig, rules, main, caveat) for n in runs],
+                                                  fig, rules, main) for n in runs],
                               {n: strat for n, (_, strat) in runs.items()}),
         # only where a key that decides the basic strategy's chart differs from the NZ rules'
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "

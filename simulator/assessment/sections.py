@@ -309,9 +309,11 @@ def summary(data: dict) -> Section:
          if tot.get("z_note") else
          f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
          + (("; it includes the cut-card effect, which the note under the wagers table sizes"
-             if effect_measured(_penetration(data)) else
-             "; it includes the cut-card effect, not measured at this penetration (the note "
-             "under the wagers table)") if tot.get("z_caveat") else ""))
+             if effect_measured(_penetration(data), boxes) else
+             "; it includes the cut-card effect, not measured "
+             + ("at this penetration" if not effect_measured(_penetration(data)) else
+                f"for a table of {boxes} boxes") + " (the note under the wagers table)")
+            if tot.get("z_caveat") else ""))
     if shuffle == "cut-card":  # (the game as dealt is the simulated one: rule 7.1 (1999))
         text.append("House edge of the main game (with insurance where the strategy takes it), "
                     "per initial wager, of this table as dealt, to the cut card (rule 7.1 "
@@ -443,18 +445,19 @@ def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     much of the difference the effect accounts for (`cut_card_effect`: bjsim's measurement for
     the rules' decks where it made one, else the larger of the neighbouring ones, as
     `cut_card_words` says) and the z that remains, in plain words, with how often chance alone gives
-    a z that far from 0; at a penetration where the effect is not measured (`effect_measured`),
-    only that it is not; "" elsewhere."""
+    a z that far from 0; at a penetration, or with several boxes, where the effect is not
+    measured (`effect_measured`), only that it is not; "" elsewhere."""
     if not w.get("z_caveat") or w.get("z") is None or abs(w["z"]) < Z_LARGE:
         return ""
     value = {r["key"]: r["value"] for r in rules}
     decks, pen = int(value["decks"]), float(value["penetration"])
+    boxes = int(value.get("boxes", 1))
     diff = w["exact"] - w["simulated"]  # simulated house edge less the exact one
-    if not effect_measured(pen):
+    if not effect_measured(pen, boxes):
         return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}, "
-                f"which holds {cut_card_words(decks, pen)}: how much of it that accounts for "
-                "is not known here (a shuffle before every round, as the exact value is dealt, "
-                "has no cut-card effect).")
+                f"which holds {cut_card_words(decks, pen, boxes)}: how much of it that "
+                "accounts for is not known here (a shuffle before every round, as the exact "
+                "value is dealt, has no cut-card effect).")
     effect = cut_card_effect(decks)
     left = (diff - effect) / w["se"]
     chance = 2 * (1 - NormalDist().cdf(abs(left)))
@@ -1001,8 +1004,11 @@ def _edge_source_text(data: dict) -> str:
            f" ({fmt(-tot['simulated'], 'pct4')} ± "
            f"{fmt(tot['ci95_high'] - tot['simulated'], 'pct4')}, the summary's)")
     decks = int(_rule(data, "decks", 6))
+    boxes = int(_rule(data, "boxes", 1))
     size = f"about +{100 * cut_card_effect(decks):.3f} pp with {decks} " + (
-        "deck" if decks == 1 else "decks")
+        "deck" if decks == 1 else "decks") + (
+        f" for one box, as bjsim measured it; not measured for {boxes} boxes" if boxes > 1
+        else "")
     said = " House edge, and the expected casino win (N x house edge): "
     if main["edge_source"] == "simulated":
         return (f"{said}for the main game the simulated one, of the game as dealt to the cut "

@@ -330,13 +330,17 @@ def cut_card_effect(decks: int) -> float:
     return max(m[max(d for d in m if d < decks)], m[min(d for d in m if d > decks)])
 
 
-def cut_card_words(decks: int, penetration: float | None = None) -> str:
+def cut_card_words(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
     """`CUT_CARD_EFFECT` for a shoe of ``decks`` decks, in percentage points (pp): a difference
-    of two house edges; with a ``penetration`` not the one measured (`effect_measured`), that
-    its size there is not measured."""
+    of two house edges; with a ``penetration`` not the one measured, or more than one box
+    (`effect_measured`), that its size there is not measured."""
     if penetration is not None and not effect_measured(penetration):
         return (f"the cut-card effect (its size at {100 * penetration:g}% penetration is not "
                 f"measured: bjsim measured it at {100 * MEASURED_PENETRATION:g}% only)")
+    if int(boxes) > 1:
+        return (f"the cut-card effect (its size with {boxes} boxes is not measured: bjsim "
+                f"measured it for one box, about +{100 * cut_card_effect(decks):.3f} pp with "
+                f"{decks} {plural(decks, 'deck', 'decks')} at 75% penetration; {BOXES_DIFFER})")
     d = sorted(CUT_CARD_MEASURED)
     how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
            f"measurements at {max(x for x in d if x < decks)} and "
@@ -347,10 +351,17 @@ def cut_card_words(decks: int, penetration: float | None = None) -> str:
             f"{'; +0.122 pp with 1 deck' if decks > 2 else ''})")
 
 
-def effect_measured(penetration: float) -> bool:
+def effect_measured(penetration: float, boxes: int = 1) -> bool:
     """Is the cut-card effect measured at ``penetration`` (`MEASURED_PENETRATION`, the only
-    one `CUT_CARD_MEASURED` holds)? Elsewhere no z is withheld or sized by it."""
-    return math.isclose(float(penetration), MEASURED_PENETRATION)
+    one `CUT_CARD_MEASURED` holds) for a table of ``boxes`` boxes (one: the only number it was
+    measured for)? Elsewhere no z is withheld or sized by it."""
+    return math.isclose(float(penetration), MEASURED_PENETRATION) and int(boxes) == 1
+
+
+# With several boxes the effect differs from one box's, and not in one direction (a review's
+# runs, basic strategy at 75%, in pp: 1 deck 3 boxes +0.025 and 5 boxes +0.045 against one
+# box's +0.122; 2 decks 3 boxes +0.070 against +0.067; 6 decks 7 boxes -0.003 against +0.021).
+BOXES_DIFFER = "with several boxes it differs, smaller or not"
 
 
 HOW_TO_MEASURE = ("with a shuffle before every round (--set shuffle=every-round), as the exact "
@@ -364,18 +375,26 @@ HOW_TO_MEASURE_PLAIN = ("with a shuffle before every round, as the exact value i
                         "effect")
 
 
-def unmeasured_caveat(rules, wager: str | None = None, plain: bool = False) -> str:
+def unmeasured_caveat(rules, wager: str | None = None, plain: bool = False,
+                      boxes: int | None = None) -> str:
     """What a z against a full-shoe exact figure holds under a cut card whose effect on it is
     not measured (``z_caveat``): of ``wager`` (a side wager's house edge, as "Super Sevens",
     named in the words), or of the main game's house edge at a penetration other than
-    `MEASURED_PENETRATION`. No figure sizes it. ``plain``: how to measure it in words, no
-    options (`HOW_TO_MEASURE_PLAIN`)."""
+    `MEASURED_PENETRATION` or on a table of several boxes (``boxes``, default the rules'). No
+    figure sizes it. ``plain``: how to measure it in words, no options
+    (`HOW_TO_MEASURE_PLAIN`)."""
     what = ("z" if wager is None else f"z of the {wager} house edge")
+    n = int(rules.boxes if boxes is None else boxes)
     unmeasured = (f"the cut card's effect on {wager}, which bjsim has not measured"
                   if wager is not None else
                   f"the cut-card effect, which bjsim has not measured at this penetration "
                   f"({100 * rules.penetration:g}%; it measured it at "
-                  f"{100 * MEASURED_PENETRATION:g}% only)")
+                  f"{100 * MEASURED_PENETRATION:g}% only)"
+                  if not effect_measured(rules.penetration) else
+                  f"the cut-card effect, which bjsim has not measured for a table of {n} boxes "
+                  f"(it measured it for one box: about +{100 * cut_card_effect(rules.decks):.3f}"
+                  f" pp with {rules.decks} {plural(rules.decks, 'deck', 'decks')}; "
+                  f"{BOXES_DIFFER})")
     return (f"{what} tests the simulation, dealt to a cut card, against the exact value for a "
             f"full shoe every round, so it includes {unmeasured}: how far it moves z is not "
             f"known here, and the more rounds, the more it moves z "
@@ -388,44 +407,34 @@ def z_min_se(rules) -> float:
     return cut_card_effect(rules.decks) / 2
 
 
-def basis(decks: int, penetration: float | None = None) -> str:
+def basis(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
     """What the exact figures of a shoe of ``decks`` decks are for, in words (the cut-card
-    effect's size only at the ``penetration`` it was measured at: `cut_card_words`)."""
+    effect's size only at the ``penetration`` and for the one box it was measured at:
+    `cut_card_words`)."""
     return ("every round from a full shoe, as a shuffle every round deals it: the rules' "
             "penetration and shuffle do not enter; a game dealt to a cut card has a house edge "
-            f"higher by {cut_card_words(decks, penetration)}, which these figures leave out")
+            f"higher by {cut_card_words(decks, penetration, boxes)}, which these figures leave "
+            "out")
 
 
-def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = None,
-                    plain: bool = False) -> str:
-    """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``): for one
-    box, or given ``sd_round`` (the simulated SD per round of several boxes together) for the
-    table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``; with
-    ``boxes`` for one strategy's boxes of the table (``rules`` then one box's), likewise. At a
-    penetration where the effect is not measured, `unmeasured_caveat` (``plain``: its words for
-    the report): no figure sizes it."""
-    if not effect_measured(rules.penetration):
+def cut_card_caveat(rules, plain: bool = False) -> str:
+    """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``), for a
+    table of one box at the penetration the effect was measured at; elsewhere (another
+    penetration, several boxes) `unmeasured_caveat` (``plain``: its words for the report): no
+    figure sizes it."""
+    if not effect_measured(rules.penetration, rules.boxes):
         return unmeasured_caveat(rules, plain=plain)
     e = cut_card_effect(rules.decks)
-    n = int(rules.boxes if boxes is None else boxes)
-    several = n > 1 and bool(sd_round)
-    sd = sd_round / n if several else SD_ROUND  # SE per initial wager x sqrt(rounds)
-    at = [e / (sd / math.sqrt(k)) for k in (1e7, 1e8)]
-    large = (2 * sd / e) ** 2  # the rounds from which the effect alone moves z by 2
-    whose = (f"{'this table' if boxes is None else 'this strategy'}'s {n} boxes, +{at[1]:.1f} "
-             f"at 100 million: its SE per initial wager is about {sd:.2f} / sqrt(rounds), the SD "
-             f"per round of its {n} boxes together, {sd_round:.2f} (simulated), over {n}, "
-             f"against one box's {SD_ROUND:.2f}" if several
-             else f"one box, +{at[1]:.1f} at 100 million")
+    at = [e / (SD_ROUND / math.sqrt(k)) for k in (1e7, 1e8)]
+    large = (2 * SD_ROUND / e) ** 2  # the rounds from which the effect alone moves z by 2
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
-            f"centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
-            f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
-            f"{_rounds_words(large)} rounds"
-            f"{(' of this table' if boxes is None else ' of its boxes') if several else ''} on "
-            "is expected, not a fault (with a shuffle before every round, as the exact value "
-            "is dealt, there is no cut-card effect, and z tests only whether the simulation "
-            "agrees with the exact value)")
+            f"centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds of one "
+            f"box, +{at[1]:.1f} at 100 million; z still varies by about 2 either side of it, at "
+            f"95%), so a large |z| from about {_rounds_words(large)} rounds on is expected, not "
+            "a fault (with a shuffle before every round, as the exact value is dealt, there is "
+            "no cut-card effect, and z tests only whether the simulation agrees with the exact "
+            "value)")
 
 
 def _rounds_words(n: float) -> str:
@@ -439,23 +448,24 @@ def _rounds_words(n: float) -> str:
     return f"{lead * 10**digits // scale[1]:,} {scale[0]}".strip()
 
 
-def cut_card_z(rules, z, se, sd_round=None, boxes=None, wager: str | None = None,
-               plain: bool = False) -> tuple[float | None, str | None, str | None]:
+def cut_card_z(rules, z, se, wager: str | None = None, plain: bool = False,
+               boxes: int | None = None) -> tuple[float | None, str | None, str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
-    a cut card the z with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se`
-    (half the cut-card effect of the rules' decks: it alone would move z by 2 or more), no z
-    and a note saying why: a z that large tests the cut-card effect, not the simulation, and
-    the difference beside it says as much. ``sd_round``: the simulated SD per round of several
-    boxes together, for a caveat of the table's boxes, or with ``boxes`` of a strategy's boxes
-    (`cut_card_caveat`). ``wager``: a side wager's name ("Super Sevens", "insurance"), whose
-    cut-card effect is not measured: its z with `unmeasured_caveat`, never withheld; likewise
-    the main game's at a penetration where the effect is not measured (`effect_measured`);
-    ``plain``: its caveat in words, no options, for the report."""
+    a cut card, for a table of one box (``boxes``: the table's, default the rules'), the z
+    with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se` (half the cut-card
+    effect of the rules' decks: it alone would move z by 2 or more), no z and a note saying
+    why: a z that large tests the cut-card effect, not the simulation, and the difference
+    beside it says as much. ``wager``: a side wager's name ("Super Sevens", "insurance"),
+    whose cut-card effect is not measured: its z with `unmeasured_caveat`, never withheld;
+    likewise the main game's at a penetration, or on a table of several boxes, where the
+    effect is not measured (`effect_measured`); ``plain``: its caveat in words, no options,
+    for the report."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
-    if wager is not None or not effect_measured(rules.penetration):
-        return z, None, unmeasured_caveat(rules, wager, plain)
+    boxes = int(rules.boxes if boxes is None else boxes)
+    if wager is not None or not effect_measured(rules.penetration, boxes):
+        return z, None, unmeasured_caveat(rules, wager, plain, boxes)
     if se is not None and se < z_min_se(rules):
         return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * z_min_se(rules):.3f}%, "
                       f"where {cut_card_words(rules.decks)} would move z by 2 or more (the "
@@ -463,7 +473,7 @@ def cut_card_z(rules, z, se, sd_round=None, boxes=None, wager: str | None = None
                       "effect plus any fault, so no z is given (with a shuffle before every "
                       "round, as the exact value is dealt, z tests only whether the simulation "
                       "agrees with the exact value)"), None
-    return z, None, cut_card_caveat(rules, sd_round, boxes)
+    return z, None, cut_card_caveat(rules, plain)
 
 
 def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=None) -> dict:
@@ -476,10 +486,10 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
     anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
     compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
-    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`): the house edge's for
-    the table's boxes (``summary["total"]["sd_round"]``, their SD per round together), or with
-    ``boxes`` for one strategy's boxes of a table, ``summary`` its figures and ``rules`` one
-    box's. ``th``: `theory` of the game, if known.
+    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`: for a table of one box
+    only, the effect measured for one box); ``boxes``: the table's, where ``rules`` are one
+    box's (one strategy's boxes of a table, ``summary`` their figures). ``th``: `theory` of the
+    game, if known.
     """
     th = theory(rules, strategies) if th is None else th
     out = {}
@@ -500,10 +510,7 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
         if z_note is not None:
             z = None
         else:  # (the house edge's caveat for the table's boxes, as the report gives it)
-            table_sd = (summary.get("total") or {}).get("sd_round") if key == "house_edge" else None
-            z, z_note, caveat = cut_card_z(rules, z, se, table_sd,
-                                           boxes if key == "house_edge" else None,
-                                           WAGERS.get(key))
+            z, z_note, caveat = cut_card_z(rules, z, se, WAGERS.get(key), boxes=boxes)
         out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
                     "z_note": z_note, "z_caveat": caveat}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
@@ -689,7 +696,8 @@ def exact_json(fig: dict, meta: dict) -> dict:
     doc = {"bjsim": meta.get("version"), "source": provenance(), "rules": meta.get("rules"),
            "strategy": fig["strategy"], "strategy_sha256": meta.get("strategy_sha256"),
            "run": meta.get("run", {}),
-           "exact": {"basis": basis(meta["rules"]["decks"], meta["rules"].get("penetration"))}
+           "exact": {"basis": basis(meta["rules"]["decks"], meta["rules"].get("penetration"),
+                                    meta["rules"].get("boxes", 1))}
            | dict(fig)}
     q = fig.get("sevens_question")
     if q:
@@ -728,9 +736,9 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
            *([unlike] if unlike else []),
            *textwrap.wrap(f"play valued: {fig['play_note']}", 100),
-           *textwrap.wrap(f"({basis(rules['decks'], rules.get('penetration'))}; method and "
-                          "approximations: docs/exact.md)",
-                          100),
+           *textwrap.wrap("(" + basis(rules["decks"], rules.get("penetration"),
+                                      rules.get("boxes", 1))
+                          + "; method and approximations: docs/exact.md)", 100),
            *([f"({fig['per_box_note']})"] if fig["per_box_note"] else []), "",
            f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
            f"main game return                {_pct(fig['main_ev'])}  per initial wager",
@@ -812,7 +820,8 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None, charts=None) -> s
                          columns=["section", "item", "per", "value"], dtype=object)
     run = csv_run(run or {})
     meta = {"run": run | {"play": fig["play"], "play_note": fig["play_note"],
-                          "basis": basis(rules["decks"], rules.get("penetration"))} | (
+                          "basis": basis(rules["decks"], rules.get("penetration"),
+                                         rules.get("boxes", 1))} | (
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {}),
             "rules": rules} | ({"strategy_sha256": charts} if charts else {})
     if fig.get("sevens_question"):
