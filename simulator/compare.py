@@ -495,10 +495,12 @@ def same_game(base: Game, game: Game, key: str) -> bool:
             rules = rules.replace(super_sevens=base.rules.super_sevens)
         if not any(s.insurance for g in (base, game) for s in g.strategies):
             rules = rules.replace(insurance_pays=base.rules.insurance_pays)
+    # the round loop reads its parameters, the machine and each box's insurance flag (a chart
+    # cell whose code plays as another's under the rules, S on hard 11 or less, which draws
+    # (12.1 (d)), makes the same machine)
     (pb, tb), (pg, tg) = [(r.to_params(), engine.stack_tables(r, list(g.strategies)))
                           for r, g in ((base.rules, base), (rules, game))]
-    if any(pb[i] != pg[i] for i in LOOP_PARAMS) or not all(
-            np.array_equal(a, b) for a, b in zip(tb, tg, strict=True)):
+    if any(pb[i] != pg[i] for i in LOOP_PARAMS) or not np.array_equal(tb[4][:, 0], tg[4][:, 0]):
         return False
     return all(np.array_equal(a, b) for a, b in zip(machine_for(pb, tb), machine_for(pg, tg),
                                                     strict=True))

@@ -972,6 +972,36 @@ def test_json_gives_a_super_sevens_return_as_a_house_edge_with_its_interval_turn
 
 
 
+def test_a_chart_cell_that_plays_as_the_baselines_under_the_rules_is_the_same_game():
+    """A review changed one cell to a code that plays alike under the rules (S on hard 11,
+    which draws: 12.1 (d); Pd for P where doubling after a split is allowed; D for H on a soft
+    row where only hard totals double): compare withheld the difference as "not reached yet"
+    (more rounds), though 11 v A comes up thousands of times and the exact figures agree. The
+    machine the round loop walks is the same: the same game, exactly 0."""
+    import dataclasses
+
+    def edited(table, row, col, code, rules=NZ):
+        chart = getattr(BASIC, table).copy()
+        chart[row, col] = code
+        return _game("e", rules, dataclasses.replace(BASIC, name="e", **{table: chart}))
+
+    base = _game("base")
+    assert BASIC.hard[11, 9] == L.H  # (11 v A: hit; the columns 2-10, then the ace)
+    assert C.same_game(base, edited("hard", 11, 9, L.S), "house_edge")
+    assert C.same_game(base, edited("hard", 5, 4, L.S), "house_edge")
+    assert not C.same_game(base, edited("hard", 12, 2, L.H), "house_edge")  # (12 v 4: plays)
+    assert not C.same_game(base, edited("hard", 16, 8, L.S), "house_edge")  # (16 v T: plays)
+    assert NZ.double_on == "hard"  # a soft total may not double: D on soft 17 v 3 plays as H
+    assert C.same_game(base, edited("soft", 17, 1, L.D), "house_edge")
+    anyd = NZ.replace(double_on="any")  # (where it may, it plays)
+    assert not C.same_game(_game("any", anyd), edited("soft", 17, 1, L.D, anyd), "house_edge")
+    taker = _game("t", NZ, load_strategy("insurance-taker"))
+    assert not C.same_game(base, taker, "house_edge")  # (its insurance flag: the loop's)
+    res = C.compare(_plan([base, edited("hard", 11, 9, L.S)], rounds=2_000), quiet=True)
+    d = res.stats["rows"][1]["difference"]["house_edge"]
+    assert (d["mean"], d["se"], d["interval_note"]) == (0.0, 0.0, None)
+
+
 def test_a_game_that_played_alike_in_many_blocks_is_not_measured_but_one_that_always_does_is():
     # Four hands a box, 2,000 rounds in 42 blocks: no round resplit, so every block matched the
     # NZ game's; the table showed [+0.000, +0.000] (se 0) beside an exact -0.007%, --precision
