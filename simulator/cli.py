@@ -2429,11 +2429,15 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     from simulator.exact.cache import load_removal, save_removal
     from simulator.exact.compare import OPTIMAL_NAME, csv_run, per_box_note, valued_charts
 
-    systems = []
+    systems, given = [], []
     for c in count_names or list_counts():
         s = load_count(c)
         if all((s.name, s.tags) != (t.name, t.tags) for t in systems):  # (once each)
             systems.append(s)
+            given.append(str(c))
+    names = [s.name for s in systems]  # a name two counts share: each shown by its file, as given
+    systems = [dataclasses.replace(s, name=g) if names.count(s.name) > 1 else s
+               for s, g in zip(systems, given, strict=True)]
     if optimal:
         chart, name, note = None, OPTIMAL_NAME, None
     elif strat is None:  # the rules' basic strategy, named as `bjsim exact` names it

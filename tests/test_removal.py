@@ -364,6 +364,19 @@ def test_cli_removal_of_a_users_count(tmp_path):
     assert rem["counts"][0]["super_sevens"] is None and rem["full_shoe"].keys() == {
         "main", "insurance"}
     assert rem["counts"][0]["balanced"] is False
+    # two files of one name, other tags: two rows named "mine" could not be told apart; each is
+    # named by its file as given where the name is shared
+    other = tmp_path / "other.toml"
+    other.write_text("name = 'mine'\ntags = [0, 0, 0, 1, 1, 1, 0, 0, 0, 0]\n"
+                     "irc_per_deck = 0\nirc_constant = 0\n")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+        result = CliRunner().invoke(cli, ["exact", "--removal", "--count", str(path), "--count",
+                                          str(other), "--count", "hi-lo", "--set", "decks=1",
+                                          "--set", "super_sevens=false", "-f", "json",
+                                          "--quiet"], catch_exceptions=False)
+    rem = json.loads(result.stdout)["removal"]
+    assert [c["count"] for c in rem["counts"]] == [str(path), str(other), "hi-lo"]
 
 
 @pytest.fixture(scope="module")
