@@ -163,7 +163,8 @@ def is_variant_file(data: dict) -> bool:
 
 def read_variant_file(path, problems: list | None = None, data: dict | None = None) -> dict:
     """The checked ``[variant]`` table of a variant file with its ``changes`` (a dict) and its
-    ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set. A problem
+    ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set; a
+    ``strategy`` path read beside the file (as written: ``strategy_written``). A problem
     raises `RuleError`, or with ``problems`` is added to it (the changes' unknown keys left out)
     where the rest can still be read. ``data``: the file's table, where it was read already."""
     path = _path(path)
@@ -208,6 +209,7 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
     out["changes"] = {k: v for k, v in changes.items() if k in KIND}
     out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None
     if "strategy" in out and looks_like_path(out["strategy"], path.parent):  # beside this one
+        out["strategy_written"] = out["strategy"]  # (as the file writes it, for its errors)
         out["strategy"] = str(path.parent / out["strategy"])
     out.setdefault("name", path.stem)
     return out
@@ -351,7 +353,8 @@ def _strategy_problem(path, v: dict) -> str | None:
     try:
         load_strategy(v["strategy"])
     except ValueError as err:  # (StrategyError)
-        return f"{path}: key 'variant.strategy' = {shown(v['strategy'])}: {err}"
+        return (f"{path}: key 'variant.strategy' = "
+                f"{shown(v.get('strategy_written', v['strategy']))}: {err}")
     return None
 
 

@@ -1023,6 +1023,10 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
             "table of rule-set keys, or variant.strategy, or both",
         '[variant]\nname = "x"\nstrategy = 5\n[changes]\ndecks = 8\n': "key 'variant.strategy' "
             "= 5 is not a string: allowed a shipped strategy's name or the path of a strategy file",
+        # (a review: the value was quoted as the path it was read from, "/tmp/.../nosuch.toml")
+        '[variant]\nname = "x"\nstrategy = "nosuch.toml"\n[changes]\ndecks = 8\n':
+            f"key 'variant.strategy' = \"nosuch.toml\": {tmp_path / 'nosuch.toml'}: no such "
+            "strategy file",
     }
     for i, (text, said) in enumerate(cases.items()):
         path = tmp_path / f"v{i}.toml"
