@@ -252,6 +252,8 @@ def _parse_chart(text, chart: str, src: str) -> dict:
                 )
             header_seen = True
             continue
+        # a label spaced round its - or , ("13 - 16", "A, A") read as written without them
+        tokens = re.sub(r"^(\s*\S+?)\s*([-,])\s*", r"\1\2", line).split()
         label, cells = tokens[0], tokens[1:]
         if chart in ("hard", "soft"):
             keys = _parse_total_label(label, chart, 4 if chart == "hard" else 12, src)

@@ -1,5 +1,7 @@
 """Strategies as data (simulator.strategy): the file format, validation, shipped strategies."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -460,3 +462,16 @@ def test_random_cells_give_a_strategy_or_strategy_error(cells):
         loads_strategy(make({"sevens": {"7,7": " ".join(cells)}}), "p")
     except StrategyError as err:
         assert "chart 'sevens'" in str(err)
+
+
+def test_a_row_label_spaced_round_its_dash_or_comma_is_read_as_written_without_the_spaces():
+    # "13 - 16  S ..." was refused as "row 13: 12 cells, needs 10", and "A, A  P ..." as
+    # "row 'A,': not a pair row": neither said what was wrong with the label
+    basic = load_strategy("basic")
+    text = dumps_strategy(basic)
+    spaced = re.sub(r"^13-16 ", "13 - 16 ", re.sub(r"^A,A ", "A, A ", text, flags=re.M),
+                    flags=re.M)
+    assert spaced != text and "13 - 16 " in spaced and "A, A " in spaced
+    got = loads_strategy(spaced, "s.toml")
+    assert all(np.array_equal(getattr(got, t), getattr(basic, t))
+               for t in ("hard", "soft", "pairs", "sevens"))
