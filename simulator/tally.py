@@ -430,12 +430,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         "insurance_taken": taken,
         "even_money_offered": t[L.T_EM_OFFERED],
     }
-    frequencies = {
-        key: {"per": per} | _rate(t[idx], denominators[per]) for key, idx, per in FREQUENCIES
+    frequencies = {  # (se_upper_bound: its se a bound, not an estimate: several boxes below)
+        key: {"per": per} | _rate(t[idx], denominators[per]) | {"se_upper_bound": False}
+        for key, idx, per in FREQUENCIES
     }
     # The rounds whose dealer drew no further (12.4: no box left for the cards to decide); its
     # blackjacks there are not seen.
-    frequencies["dealer_not_finished"] = {"per": "round"} | _rate(rounds - finished, rounds)
+    frequencies["dealer_not_finished"] = {"per": "round"} | _rate(rounds - finished, rounds) | {
+        "se_upper_bound": False}
     splits_note = None
     if int(rules.max_hands) > 2:  # a box splits up to max_hands - 1 times: no proportion
         frequencies["splits"]["se"] = None
@@ -445,6 +447,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         for f in frequencies.values():
             if f["se"] is not None and f["per"] == "box_round":
                 f["se"] *= math.sqrt(boxes)  # Var(sum of B boxes) <= B * sum of their variances
+                f["se_upper_bound"] = True  # (the table marks it <=)
             elif f["per"] not in ("round", DEALER_PER):  # (one a round: binomial)
                 f["se"] = None
         frequencies_note = (f"the {boxes} boxes of a round share the dealer's cards: an SE per "
@@ -455,12 +458,12 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     few = [k for k, f in frequencies.items() if f["se"] is not None and k != HANDS
            and few_events(k, f["count"], f["n"])]
     for k in few:  # (no normal interval from so few events)
-        frequencies[k]["se"] = None
+        frequencies[k] |= {"se": None, "se_upper_bound": False}
     few_events_note = None if not few else (
         f"none where fewer than {MIN_WINS} events were seen, or, of a proportion, fewer than "
         f"{MIN_WINS} not ({', '.join(few)}): the normal approximation does not hold")
     # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
-    frequencies[HANDS]["se"] = frequencies["splits"]["se"]
+    frequencies[HANDS] |= {k: frequencies["splits"][k] for k in ("se", "se_upper_bound")}
 
     shoe = {
         "shuffles": t[L.T_SHUFFLES],

@@ -190,7 +190,8 @@ def test_simulated_figures_equal_what_simulate_prints(built, simulated):
         assert w["bets"] == fig.get("bets", res["box_rounds"])
     freq = {r["event"]: r for r in data["frequencies"]}
     for k, v in res["frequencies"].items():
-        assert {x: freq[k][x] for x in ("per", "count", "n", "rate", "se")} == v, k
+        assert {x: freq[k][x] for x in ("per", "count", "n", "rate", "se", "se_upper_bound")
+                } == v, k
     ss = res["super_sevens"]
     assert freq["super_sevens_win"]["count"] == ss["bets"] - ss["lines"]["f"]["count"]
     for row in data["super_sevens_pays"]:

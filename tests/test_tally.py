@@ -361,6 +361,13 @@ def test_frequencies_of_several_boxes_give_an_se_only_where_it_is_a_bound():
     one = summarize(build_tally([[b] for b in rounds[0]] * 120), Rules(boxes=1,
                                                                        super_sevens=False))
     assert one["frequencies_note"] is None and one["frequencies"]["wins"]["se"] is not None
+    # json said the bound in `se` as an estimate (only the note and the table's <= told): each
+    # frequency says whether its se is a bound
+    assert f["insurance_offered"]["se_upper_bound"] is True
+    assert f["dealer_bust"]["se_upper_bound"] is False  # (one a round: its own)
+    assert not any(v["se_upper_bound"] for v in one["frequencies"].values())
+    assert all(v["se_upper_bound"] == (v["se"] is not None and v["per"] == "box_round")
+               for v in f.values())
 
 
 def test_insurance_of_several_boxes_counts_rounds_before_an_interval():
