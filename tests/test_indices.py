@@ -204,7 +204,7 @@ def test_super_sevens_by_sevens_left_against_enumeration(n, s):
                           "(true counts): allowed hi-lo, hi-opt-ii, omega-ii, sevens, zen, or a "
                           "balanced count file"),
     (["--count", "hilo"], "unknown count system 'hilo'"),  # (as --strategy's and --plan's)
-    (["--count", "/nonexistent/c.toml"], "Error: /nonexistent/c.toml: no such count file"),
+    (["--count", "/nonexistent/c.toml"], "Error: --count /nonexistent/c.toml: no such count file"),
     (["--decks-left", "7"], "--decks-left 7: allowed at most the shoe's 6 decks"),
 ])
 def test_strategy_indices_command_refuses_bad_input_in_one_line(args, words):
