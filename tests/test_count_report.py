@@ -137,7 +137,7 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine, tmp_path)
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--count", "nope"], "unknown counting plan 'nope'"),
+    (["--count", "nope"], "--count nope: unknown counting plan 'nope'"),  # (the option named)
     (["--count-rounds", "1000"], "only with --count PLAN"),
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
     (["--bankroll", "500"], "only with --count PLAN"),
