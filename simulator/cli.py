@@ -1157,9 +1157,12 @@ def _named_if_missing(ctx, param, path, load) -> None:
     try:
         load(path)
     except ValueError as err:  # (RuleError, StrategyError, PlanError, CountError)
-        said, read = str(err), str(Path(path))  # (the path as typed: a Path reads ./x as x)
+        option, said, read = typed_option(ctx, param), str(err), str(Path(path))
+        if not str(path):  # an empty path: the option once, before the loader's words
+            raise BjsimError(f"{option}: {said.removeprefix(_long_name(param) + ': ')}"
+                             ) from None
         said = str(path) + said[len(read):] if said.startswith(read + ":") else said
-        raise BjsimError(f"{typed_option(ctx, param)} {said}") from None
+        raise BjsimError(f"{option} {said}") from None  # (the path as typed: ./x, not x)
 
 
 def _plan_or_count_named(ctx, param, value):
@@ -1174,7 +1177,8 @@ def _plan_or_count_named(ctx, param, value):
         try:
             path = plan_path(name) if plan else count_path(name)
         except ValueError as err:
-            raise BjsimError(f"{typed_option(ctx, param)} {name}: {err}") from None
+            option = typed_option(ctx, param)
+            raise BjsimError(f"{option} {name}: {err}" if name else f"{option}: {err}") from None
         if not path.is_file():  # (a path as given: ``./x`` is ``x`` to a Path)
             _named_if_missing(ctx, param, name, load_plan if plan else load_count)
     return value

@@ -331,6 +331,21 @@ def test_a_strategy_path_is_named_as_typed(tmp_path, monkeypatch):
         assert result.stderr.startswith(f"Error: {said}"), result.stderr
 
 
+def test_an_empty_file_option_is_named_once_before_the_loaders_words():
+    # a day's change to name the option before a missing file made these "--rules an empty
+    # path", "--plan : an empty path" and "--variant --variant: an empty path"
+    for args, kind in ((["simulate", "--rules="], "rule"), (["count", "--plan="], "plan"),
+                       (["compare", "--variant="], "variant"), (["simulate", "--strategy="],
+                                                                "strategy"),
+                       (["strategy", "indices", "--count="], "count"),
+                       (["exact", "--removal", "--count="], "count")):
+        result = run(*args, "-q")
+        assert_user_error(result)
+        option = args[-1].rstrip("=")
+        assert result.stderr.startswith(f"Error: {option}: an empty path: name a {kind} "), \
+            result.stderr
+
+
 def test_ctrl_c_prints_the_partial_report(monkeypatch):
     from simulator import engine
 
