@@ -377,15 +377,18 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     widths = [Z95 * d["house_edge"]["se"] for r in stats["rows"][1:] if r["game"] in asked
               and (d := r["difference"] or {}).get("house_edge") and d["house_edge"]["se"]]
     small = bool(widths) and shift < min(widths) / 4
+    several = any(g.rules.boxes > 1 for g in played)  # (the effect measured for one box only)
     return [f"{', '.join(g.label for g in asked)}: a question of the cut card, played here in "
             f"blocks of {pair_rounds:,} rounds, each from a fresh shuffle: a block's last shoe "
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
             f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
-            f"in the cut-card effect (an effect of about {_effects(played)} on the house edge "
-            f"in all): a shift of about {100 * shift:.4f} pp"
-            + ("" if not widths else (", well inside" if small else ", not small beside")
-               + f" the 95% interval{'s' if len(widths) != 1 else ''} of "
-               + f"±{100 * min(widths):.3f} pp{' or more' if len(widths) > 1 else ''}")
+            + ("in the cut-card effect, which bjsim measured for one box only, not for these "
+               "games' boxes: the shift is not sized here" if several else
+               f"in the cut-card effect (an effect of about {_effects(played)} on the house edge "
+               f"in all): a shift of about {100 * shift:.4f} pp"
+               + ("" if not widths else (", well inside" if small else ", not small beside")
+                  + f" the 95% interval{'s' if len(widths) != 1 else ''} of "
+                  + f"±{100 * min(widths):.3f} pp{' or more' if len(widths) > 1 else ''}"))
             + (f"; blocks of many shoes ({SHOE_BLOCKS_ADVICE[stats.get('block_option')]}; "
                "docs/compare.md) remove it, but pair less and widen the intervals." if option
                else ".")]
@@ -404,8 +407,8 @@ def _effects(games) -> str:
     decks = sorted({g.rules.decks for g in games})
     return ", ".join(f"+{100 * cut_card_effect(d):.3f} pp with {d} deck{'s' if d != 1 else ''}"
                      for d in decks) + (
-        " for one box, as bjsim measured it; not measured for several, where it differs"
-        if any(g.rules.boxes > 1 for g in games) else "")
+        ", for one box (not measured for several)" if any(g.rules.boxes > 1 for g in games)
+        else "")
 
 
 def unreached_games(stats: dict, pair_rounds: int | None) -> list:
@@ -488,8 +491,9 @@ def cut_card_note(stats: dict) -> str | None:
     if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
-    base = stats["rows"][0]["game"].rules
-    return cut_card_difference_z(base.decks, base.penetration, base.boxes) + "."
+    base = stats["rows"][0]["game"].rules  # (the effect said unmeasured where any game has
+    boxes = max(r["game"].rules.boxes for r in stats["rows"])  # several boxes)
+    return cut_card_difference_z(base.decks, base.penetration, boxes) + "."
 
 
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons

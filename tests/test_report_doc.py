@@ -194,6 +194,7 @@ def test_simulated_figures_equal_what_simulate_prints(built, simulated):
                 } == v, k
     ss = res["super_sevens"]
     assert freq["super_sevens_win"]["count"] == ss["bets"] - ss["lines"]["f"]["count"]
+    assert all("se_upper_bound" in r for r in data["frequencies"])  # (the added row's too)
     for row in data["super_sevens_pays"]:
         line = ss["lines"][row["line"]]
         assert (row["count"], row["freq"], row["sim_contribution"]) == (
@@ -2511,7 +2512,7 @@ def test_the_cut_card_caveat_of_several_boxes_says_the_effect_is_not_measured_fo
     assert "from about 100 million rounds on" in one
     three = Rules(boxes=3)
     row = figures._cut_card({"wager": "total", "z": 2.5, "se": 0.00005}, three)
-    assert row["z"] == 2.5 and row["z_note"] is None  # (one box: withheld below 0.011%)
+    assert row["z"] == 2.5 and row["z_note"] is None  # (not withheld, as one box's is below)
     assert row["z_caveat"] == unmeasured_caveat(three, plain=True) == cut_card_caveat(
         three, plain=True)
     assert figures._cut_card({"wager": "total", "z": 2.5, "se": 0.00005}, Rules())["z"] is None

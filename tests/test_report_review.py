@@ -129,6 +129,13 @@ def test_the_volatility_notes_cut_card_effect_has_the_places_of_the_summary_and_
             data = {"volatility": [{"wager": "total", "edge_source": source}], "rules": rules}
             assert f"(about {size})" in sections._edge_source_text(data)
     assert "+0.017 pp with 8 decks" in size
+    # with several boxes, whose effect bjsim has not measured, one box's is said to be the
+    # yardstick; the game is not said to "run higher" by it
+    rules += [{"key": "boxes", "value": 3}]
+    data = {"volatility": [{"wager": "total", "edge_source": "exact"}], "rules": rules}
+    text = sections._edge_source_text(data)
+    assert "for one box, as bjsim measured it; not measured for 3 boxes" in text
+    assert "runs higher" not in text and "less closely than one box's effect" in text
 
 
 # 7. A tiny run's volatility used insurance's SD from 6 bets; a count of 0 showed an SE of 0.

@@ -676,7 +676,8 @@ def _frequencies(summary, rules=None, strategy=None) -> list[dict]:
     if ss["bets"]:
         f = ss["lines"]["f"]
         rows.append({"event": "super_sevens_win", "per": "bet", "count": ss["bets"] - f["count"],
-                     "n": ss["bets"], "rate": 1 - f["freq"], "se": f["freq_se"]})
+                     "n": ss["bets"], "rate": 1 - f["freq"], "se": f["freq_se"],
+                     "se_upper_bound": False})  # (the lines' binomial SE, as simulate's)
     never = {}
     if rules is not None and rules.surrender == "none":
         never["surrenders"] = "surrender is not offered"

@@ -993,7 +993,8 @@ def _edge_source_text(data: dict) -> str:
     """The volatility note's word on the house edge its rows are centred on and its expected
     casino win is of (`figures._edge_of`): the main game's simulated one, the game as dealt to
     the cut card, where the run measured it more closely than the cut-card effect, else the
-    exact one, a full shoe every round, saying why."""
+    exact one, a full shoe every round, saying why (with several boxes, whose effect bjsim has
+    not measured, one box's effect is the yardstick, and said to be)."""
     rows = data["volatility"]
     main = next((r for r in rows if r["wager"] in ("total", "main")), None)
     if main is None or "edge_source" not in main:
@@ -1016,6 +1017,11 @@ def _edge_source_text(data: dict) -> str:
                 f"({size}); exact for the other wagers.")
     if shuffle != "cut-card":
         return f"{said}exact, a full shoe every round, as this table is dealt."
+    if boxes > 1:  # (the effect of several boxes not measured: one box's is the yardstick)
+        return (f"{said}exact, a full shoe every round. The game as dealt to the cut card "
+                f"differs from it by the cut-card effect ({size}); its simulated house "
+                f"edge{sim} would be used for the main game, but this run measures it less "
+                "closely than one box's effect, so the exact one is used here.")
     return (f"{said}exact, a full shoe every round. The game as dealt to the cut card runs "
             f"higher by the cut-card effect ({size}); its simulated house edge{sim} would be "
             "used for the main game, but this run measures it less closely than that effect, "
