@@ -40,10 +40,12 @@ def leftovers(path) -> list[str]:
     return [os.path.join(folder, n) for n in names if made.fullmatch(n)]
 
 
-def write(path, data: str | bytes, mode: int | None = None, durable: bool = False) -> None:
+def write(path, data: str | bytes, mode: int | None = None, durable: bool = False,
+          before_rename=None) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` atomically, with permissions ``mode`` (None:
-    0600, a file only the user reads) and, if ``durable``, on disk before the rename. Raises
-    OSError."""
+    0600, a file only the user reads) and, if ``durable``, on disk before the rename;
+    ``before_rename``: called with the written file's path just before it takes ``path``'s
+    place (a checkpoint locks it: `checkpoint.Writer`). Raises OSError."""
     path = os.fspath(path)
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp",
                                dir=os.path.dirname(os.path.abspath(path)))
@@ -55,6 +57,8 @@ def write(path, data: str | bytes, mode: int | None = None, durable: bool = Fals
             if durable:
                 f.flush()
                 os.fsync(f.fileno())
+        if before_rename is not None:
+            before_rename(tmp)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

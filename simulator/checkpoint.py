@@ -203,9 +203,10 @@ def _state_doc(state) -> dict:
     }
 
 
-def save(path, ident: dict, state, command: dict | None = None) -> None:
+def save(path, ident: dict, state, command: dict | None = None, before_rename=None) -> None:
     """Write ``state`` (`engine.RunState`) with ``ident`` to ``path`` atomically; ``command``
-    (``{"name": ..., "options": {...}}``, from the command line) is kept beside them."""
+    (``{"name": ..., "options": {...}}``, from the command line) is kept beside them;
+    ``before_rename``: `atomic.write`'s."""
     doc = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -216,22 +217,22 @@ def save(path, ident: dict, state, command: dict | None = None) -> None:
     }
     if command is not None:
         doc["command"] = command
-    _write(path, doc)
+    _write(path, doc, before_rename)
 
 
-def save_part(path, base: dict, part: str, ident: dict, state) -> None:
+def save_part(path, base: dict, part: str, ident: dict, state, before_rename=None) -> None:
     """Write ``state`` of the run ``ident`` as the section ``part`` of the checkpoint ``base``
     (the document as read: its own run's identity and state kept as they are) to ``path``
     atomically: bjsim count's control run (``"control"``) beside the counter's run."""
     doc = {k: v for k, v in base.items() if k != "sha256"}
     doc[part] = {"identity": ident, **_state_doc(state)}
-    _write(path, doc)
+    _write(path, doc, before_rename)
 
 
-def _write(path, doc: dict) -> None:
+def _write(path, doc: dict, before_rename=None) -> None:
     doc["sha256"] = checksum(doc)
     atomic.write(os.path.realpath(path), json.dumps(doc, indent=1) + "\n", mode=atomic.USER_MODE,
-                 durable=True)  # (a link's file: the link, to a store elsewhere, kept)
+                 durable=True, before_rename=before_rename)  # (a link's file: the link kept)
 
 
 # how every checkpoint `_write` makes begins, whitespace aside: a file that does, or is cut
@@ -505,6 +506,15 @@ def _every_from_environment() -> float:
     return every
 
 
+def _same_file(fd: int, path) -> bool:
+    """Is the open file ``fd`` the one at ``path`` now (not one since replaced)?"""
+    try:
+        a, b = os.fstat(fd), os.stat(os.path.realpath(path))
+    except OSError:
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
 class Writer:
     """Write a run's checkpoint at most every ``every`` seconds (`maybe`), or now (`write`)."""
 
@@ -525,16 +535,24 @@ class Writer:
 
     def hold(self) -> bool:
         """Lock the checkpoint file now at ``path`` (``flock``, released when this process
-        ends), the earlier one let go; False where another run holds it."""
-        try:
-            fd = os.open(os.path.realpath(self.path), os.O_RDONLY)
-        except OSError:
-            return True
-        try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        ends), the earlier one let go; False where another run holds it. A file locked as the
+        run writing it put a new one in its place (its lock then let go) is not the checkpoint:
+        the new one is tried."""
+        for _ in range(100):
+            try:
+                fd = os.open(os.path.realpath(self.path), os.O_RDONLY)
+            except OSError:
+                return True
+            try:
+                if fcntl is not None:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                return False
+            if _same_file(fd, self.path):
+                break
             os.close(fd)
+        else:  # (replaced a hundred times as it was locked: a run writes it)
             return False
         if self.held is not None:
             os.close(self.held)
@@ -564,16 +582,41 @@ class Writer:
         return True
 
     def write(self, state) -> None:
-        if self.part is None:
-            save(self.path, self.ident, state, self.command)
-        else:
-            save_part(self.path, self.base, self.part, self.ident, state)
-        held = self.hold()  # (the file just renamed into place: a run resuming it meanwhile is
-        # refused)
-        if held and not self.writes:  # (no other run writes it: a temporary file is a leftover)
+        """Write the checkpoint now, its new file locked before it takes the old one's place
+        (`_lock_new`): locked after the rename, a run resuming it in between got in, and both
+        wrote it."""
+        new: list = []  # (the new file's descriptor, locked: `_lock_new`)
+        try:
+            if self.part is None:
+                save(self.path, self.ident, state, self.command, lambda t: self._lock_new(t, new))
+            else:
+                save_part(self.path, self.base, self.part, self.ident, state,
+                          lambda t: self._lock_new(t, new))
+        except BaseException:
+            for fd in new:  # (not written: the old file stays held)
+                os.close(fd)
+            raise
+        if new:  # the old file let go only now, the new one in its place (before: unheld)
+            if self.held is not None:
+                os.close(self.held)
+            self.held = new[0]
+        if not self.writes:  # (no other run writes it: a temporary file is a leftover)
             self._remove_leftovers()
         self.last = time.monotonic()
         self.writes += 1
+
+    @staticmethod
+    def _lock_new(tmp: str, new: list) -> None:
+        """Lock the written file ``tmp`` (new: no other run holds it), its descriptor added to
+        ``new``; the old file stays held until the new one has taken its place."""
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # (a file system without locks: as `hold` where it cannot open)
+            os.close(fd)
+            return
+        new.append(fd)
 
     def _remove_leftovers(self) -> None:
         """Remove the temporary files an earlier write of this checkpoint left (a run killed

@@ -929,6 +929,49 @@ def test_a_checkpoint_another_run_is_playing_is_not_resumed(tmp_path):
         first.stdout)["results"]
 
 
+def test_a_checkpoint_is_held_from_the_moment_each_save_puts_it_in_place(tmp_path):
+    """Each save renamed a new file into place and locked it only then: a run resuming it in
+    between got in (a review's: refused 44 times, then both played and wrote it). The new file
+    is locked before the rename and the old one let go after it; a lock taken on a file since
+    replaced is not the checkpoint's (`Writer.hold` tries again). Another process probing as
+    `hold` does, all through 300 saves, never gets it."""
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "run.ckpt"
+    state = engine.RunState(2_000, 1_000)
+    writer = C.Writer(str(path), {"run": 1}, every=0)
+    writer.write(state)
+    probe = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, os, sys, time\n"
+        "got = tries = 0\n"
+        "end = time.monotonic() + 60\n"
+        "while not os.path.exists(sys.argv[1] + '.stop') and time.monotonic() < end:\n"
+        "    try:\n"
+        "        fd = os.open(sys.argv[1], os.O_RDONLY)\n"
+        "    except OSError:\n"
+        "        continue\n"
+        "    tries += 1\n"
+        "    try:\n"
+        "        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+        "        a, b = os.fstat(fd), os.stat(sys.argv[1])\n"  # (as `Writer.hold`: the file
+        "        got += (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)\n"  # still in place)
+        "    except OSError:\n"
+        "        pass\n"
+        "    os.close(fd)\n"
+        "print(got, tries)\n"), str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(0.3)  # (the probe started)
+        for _ in range(300):
+            writer.write(state)
+    finally:
+        (tmp_path / "run.ckpt.stop").touch()
+        got, tries = map(int, probe.communicate(timeout=90)[0].split())
+        writer.release()
+    assert tries > 10 and got == 0, (got, tries)
+
+
 @pytest.mark.parametrize("command, games", [(["simulate"], ""),
                                             (["compare", "--vary", "decks=8", "--no-exact"],
                                              "2 games x "),
