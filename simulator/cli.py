@@ -166,6 +166,13 @@ TYPED = "bjsim.typed"  # ctx.meta: the command's arguments as given
 KEPT = "bjsim.kept"  # ctx.meta: the options filled from the checkpoint (--resume)
 
 
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # (replaced, or closed)
+        return False
+
+
 def typed_option(ctx, param) -> str:
     """``param`` as the user wrote it (``-o`` or ``--output``, the last given: the one click
     keeps), else by its long form (given by the environment, or filled from a checkpoint)."""
@@ -694,10 +701,12 @@ def _interrupt_exits():
                 raised.append(signum)
                 from simulator.chunks import stop_keeps
 
-                click.echo("\nbjsim: already stopping: the finished chunks are being kept and "
-                           "reported (Ctrl-\\ quits at once, losing them)" if stop_keeps() else
-                           "\nbjsim: already stopping: nothing is kept, no report is written "
-                           "(Ctrl-\\ quits at once)", err=True)
+                new_line = "\n" if _stderr_is_terminal() else ""  # (past the ^C; a log: none)
+                click.echo(new_line + ("bjsim: already stopping: the finished chunks are being "
+                                       "kept and reported (Ctrl-\\ quits at once, losing them)"
+                                       if stop_keeps() else
+                                       "bjsim: already stopping: nothing is kept, no report is "
+                                       "written (Ctrl-\\ quits at once)"), err=True)
             return
         raised.append(signum)
         _STOPPED_BY[0] = signum

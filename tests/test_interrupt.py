@@ -186,6 +186,7 @@ def test_a_second_ctrl_c_while_stopping_keeps_the_partial_report(tmp_path):
     out, err = finish(proc, 300)
     assert proc.returncode == 130, err
     assert "already stopping" in err and "before the report was written" not in err
+    assert "\n\n" not in err  # (stderr a pipe, a log: no blank line, as past a terminal's ^C)
     partial = json.loads(out)
     assert partial["run"]["partial"] is True
     assert partial["results"]["rounds"] == _rounds_saved(path) > 0
