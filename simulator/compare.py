@@ -1064,7 +1064,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
         partial = stopped = True
-        chunks.close()
+        chunks.close()  # (the chunks in play kept: the bar's last line at them)
+        bar.set_postfix_str(_progress_text(state), refresh=False)
+        run.advance_bar(bar, state)
     except distributed.ClusterError as err:  # (the chunks finished by then are kept)
         partial, failure = True, str(err)
     finally:

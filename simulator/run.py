@@ -644,7 +644,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
         partial = stopped = True
-        played.close()  # cancels the chunks that have not started
+        played.close()  # cancels the chunks that have not started, keeps those in play
+        bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
+        advance_bar(bar, state)  # (its last line the rounds kept, the result's)
     except distributed.ClusterError as err:  # (the chunks finished by then are kept)
         partial, failure = True, str(err)
     finally:

@@ -77,6 +77,48 @@ def test_the_progress_bar_ends_on_the_rounds_the_result_uses(monkeypatch):
     assert result.summary["rounds"] == 1_000 and bars[0].n == 1_000
 
 
+def test_a_stopped_runs_bar_ends_on_the_rounds_kept(monkeypatch, capsys):
+    # The chunks in play at a stop, waited for and kept, never reached the bar: a log's last
+    # line read 250M (or 140M) where the partial result held 300M (180M).
+    real_bar, bars = run.compile_then_bar, []
+
+    def kept_bar(*args, **kwargs):
+        bar, compiling = real_bar(*args, **kwargs)
+        bars.append(bar)
+        return bar, compiling
+
+    class Stopped:  # chunk 0 played, then Ctrl-C; chunk 1, in play, kept as the stop closes it
+        def __init__(self, state, rules, strategies, seed, workers, **kwargs):
+            self.state = state
+            self.chunks = list(itertools.islice(engine.iter_chunks(
+                rules, strategies, state.rounds, seed, state.chunk_rounds, 1), 2))
+            self.served = 0
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            self.served += 1
+            if self.served > 1:
+                raise KeyboardInterrupt
+            i, n, payload = self.chunks[0]
+            self.state.add(i, payload)
+            return i, n
+
+        def close(self):
+            i, _, payload = self.chunks[1]
+            self.state.add(i, payload)
+
+    monkeypatch.setenv(run.EVERY_VAR, "0")  # (a line a draw: stderr is a log here)
+    monkeypatch.setattr(run, "compile_then_bar", kept_bar)
+    monkeypatch.setattr(engine, "advance", Stopped)
+    result = run.simulate(_plan(rounds=5_000, workers=1), quiet=False)
+    assert result.partial and result.summary["rounds"] == 2_000
+    assert bars[0].n == 2_000
+    lines = [ln for ln in capsys.readouterr().err.splitlines() if "rounds [" in ln]
+    assert lines and "2.00k/5.00k rounds" in lines[-1], lines
+
+
 def test_a_checkpoint_that_is_a_folder_is_refused_in_the_command_lines_words(tmp_path):
     """run.simulate refused a folder as its checkpoint with '--checkpoint: F is not a regular
     file', where every command refuses it in -o's words, 'cannot write: it is a folder': one
