@@ -1152,8 +1152,9 @@ def _shipped(ctx, param, value):
         for f in files:
             _named_if_missing(ctx, param, f, variants.baseline_of)
         return files
-    _named_if_missing(ctx, param, shipped_rule_file(value), load_rule_file)
-    return shipped_rule_file(value)
+    path = shipped_rule_file(value)
+    _named_if_missing(ctx, param, path, load_rule_file)
+    return path
 
 
 def _named_if_missing(ctx, param, path, load) -> None:
@@ -3286,7 +3287,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --list
     """
     from simulator import count_runs, stops
-    from simulator.plans import PlanError, load_plan
+    from simulator.plans import load_plan
     from simulator.strategy import load_strategy
 
     if list_only:
@@ -3300,12 +3301,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _emit(_count_list(fmt), output)
         return
     _check_checkpoint(ctx, checkpoint_path, resume)
-    try:
-        plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
-    except PlanError as err:  # (a name no plan has: the option first, as --strategy's)
-        if not str(err).startswith("unknown "):
-            raise
-        raise BjsimError(f"--plan {plan_name}: {err}") from None
+    plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read;
+    # a name no plan has, or no file: refused naming --plan by `_plan_or_count_named`)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)
     optimal = (_optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan)

@@ -426,9 +426,9 @@ def advance_bar(bar, state) -> None:
     if not bar.disable and not bar.delay and bar.last_print_n != bar.n:
         now = bar._time()  # as tqdm's own draw: the rate's sample taken, and the rounds and
         dn, dt = bar.n - bar.last_print_n, now - bar.last_print_t  # time drawn at kept (the
-        if bar.smoothing and dn > 0 and dt > 0:  # sample left out, the rate froze at the
-            bar._ema_dn(dn)  # last slow chunk's: 1.97M/s on a 46M/s run)
-            bar._ema_dt(dt)
+        if bar.smoothing and dn > 0 and dt > 0 and hasattr(bar, "_ema_dt"):  # sample left
+            bar._ema_dn(dn)  # out, the rate froze at the last slow chunk's: 1.97M/s on a 46M/s
+            bar._ema_dt(dt)  # run; a tqdm without these keeps its own average)
         bar.refresh()
         bar.last_print_n, bar.last_print_t = bar.n, now
 
