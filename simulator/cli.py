@@ -180,7 +180,7 @@ def typed_option(ctx, param) -> str:
     args = args[: args.index("--")] if "--" in args else args
     named = None
     for arg in args:
-        for opt in param.opts:
+        for opt in [*param.opts, *param.secondary_opts]:  # (--no-super-sevens too)
             if arg == opt or arg.startswith(opt + "=" if opt.startswith("--") else opt):
                 named = opt
     return named or _long_name(param)
@@ -500,7 +500,8 @@ def _refuse_same_file(ctx) -> None:
         path = ctx.params.get(param.name) if param.name in WRITTEN else None
         if path is None:
             continue
-        option = typed_option(ctx, param)
+        option = (checkpoint_option(ctx) if param.name == "checkpoint_path"  # (--resume FILE)
+                  else typed_option(ctx, param))
         key = os.path.realpath(path)
         if key in seen:
             raise BjsimError(f"{seen[key][0]} and {option}: both name {path}: allowed a different "
@@ -1081,6 +1082,23 @@ def refuse_unwritable(option: str, path: str, folder: bool = False) -> None:
         raise BjsimError(f"{option} {path}: {problem}" if path else f"{option}: {problem}")
 
 
+def refuse_an_option(option: str, path: str) -> None:
+    """Refuse a file to write named like an option (``-o --quiet``, ``--checkpoint -q``: the
+    value forgotten, the next option taken for it, a file so called written and the option
+    lost); ``./-q`` names such a file."""
+    if path.startswith("-") and path.lstrip("-")[:1].isalpha():
+        raise BjsimError(f"{option} {path}: an option, not a file name: give the file after "
+                         f"{option} (./{path} for a file so called)")
+
+
+class WrittenPath(click.Path):
+    """A file a command writes that is not its output (--checkpoint): `refuse_an_option`."""
+
+    def convert(self, value, param, ctx):
+        refuse_an_option(typed_option(ctx, param), os.fspath(value))
+        return super().convert(value, param, ctx)
+
+
 class OutputPath(click.ParamType):
     """A file (or with ``folder`` a folder) a command writes, checked when the options are read,
     before any round is played (`refuse_unwritable`, the option named as typed); ``formats()``:
@@ -1097,6 +1115,7 @@ class OutputPath(click.ParamType):
         if path == "-" and not self.folder and param is not None and param.name == "output":
             return None  # stdout, as --cards - reads stdin
         option = typed_option(ctx, param) if param is not None else "the output"
+        refuse_an_option(option, path)
         if path == "-" and self.folder:
             raise BjsimError(f"{option} -: a folder is written here, not stdout: name a folder "
                              "(./- for one called '-')")
@@ -1129,10 +1148,16 @@ OUTPUT_FILE = OutputPath()
 
 
 def _a_name(ctx, param, value):
-    """A ``--name``: not empty (outputs and reports label the file by it)."""
+    """A ``--name``: not empty (outputs and reports label the file by it), on one line of
+    printable text, as the file it goes into must hold it to load (`rules.checked_name`)."""
+    from simulator.rules import NAME_ALLOWED
+
     if value is not None and not value.strip():
         raise click.BadParameter("an empty name: give one, or leave --name out for the default",
                                  ctx, param)
+    if value is not None and not value.isprintable():
+        raise click.BadParameter(f"{value!r}: holds a line break or control character: allowed "
+                                 f"{NAME_ALLOWED}", ctx, param)
     return value
 
 
@@ -1194,6 +1219,17 @@ def _plan_or_count_named(ctx, param, value):
     return value
 
 
+def _set_values(ctx, param, value):
+    """``--set``'s values, refusing one that is an option (``--set -n 10`` took ``-n`` for the
+    change and left ``10`` over, which click named alone), as `_vary_values` does."""
+    for v in value or ():
+        if v.startswith("--") or (v.startswith("-") and "=" not in v):
+            what = "an option, not KEY=VALUE" if v.lstrip("-")[:1].isalpha() else "not KEY=VALUE"
+            raise click.BadParameter(f"{v}: {what}: allowed KEY=VALUE after each --set, e.g. "
+                                     "--set decks=8", ctx, param)
+    return value
+
+
 def _vary_values(ctx, param, value):
     """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` or
     ``--vary -n 1e5`` took the option for the variant and left ``1e5`` over, which click named
@@ -1229,7 +1265,7 @@ def rules_options(func=None, *, boxes=BOXES_HELP):
             "Gazette 1994 game.",
         ),
         _option(
-            "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+            "--set", "overrides", multiple=True, metavar="KEY=VALUE", callback=_set_values,
             help="Change one rule-set key, e.g. --set decks=8 --set dealer_hits_soft_17=true. "
             "Repeatable.",
         ),
@@ -1807,7 +1843,7 @@ def main(argv=None):
     "uses a running scheduler. Same result as threads. Needs pip install 'bjsim[dask]'.",
 )
 @_option(
-    "--checkpoint", "checkpoint_path", type=click.Path(), default=None,
+    "--checkpoint", "checkpoint_path", type=WrittenPath(), default=None,
     metavar="FILE",
     help="Record finished chunks in FILE (atomically, at most every 5 s and at the end or on "
     "Ctrl-C). Refuses an existing FILE unless --resume.",
@@ -2703,7 +2739,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          help="With --precision: the most rounds per game.")
 @_option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
          help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
-@_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
+@_option("--checkpoint", "checkpoint_path", type=WrittenPath(), default=None,
          metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
          "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
@@ -3239,7 +3275,7 @@ def _count_list(fmt: str = "table") -> str:
          help="With --optimal-bets: also write the plan played with its [bet] replaced by the "
          "optimal one to FILE (TOML, for --plan): not a file the run reads or writes, nor -; "
          "e.g. --optimal-plan optimal.toml.")
-@_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
+@_option("--checkpoint", "checkpoint_path", type=WrittenPath(), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's), the control run's too; "
          "refuses an existing FILE unless --resume. A single run only: not with "
@@ -3252,7 +3288,7 @@ def _count_list(fmt: str = "table") -> str:
                "--optimal-bets kept in FILE cannot be dropped.")
 @_option("--list", "list_only", is_flag=True,
          help="List the shipped counting plans, count systems and index sets (in "
-         "--format), and stop. Takes no option but --format and --output.")
+         "--format), and stop. Takes no option but --format, --output and --quiet.")
 @output_options(["table", "json", "csv", "markdown"], "table")
 @_option("-q", "--quiet", is_flag=True,
          help="No progress bar on stderr, nor the line of the time taken, nor the lines "
@@ -3291,13 +3327,13 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     from simulator.strategy import load_strategy
 
     if list_only:
-        others = [next(o for o in p.opts if o.startswith("--")) for p in ctx.command.params
+        others = [typed_option(ctx, p) for p in ctx.command.params
                   if p.name not in ("list_only", "fmt", "output", "quiet")
                   and _given(ctx, p.name)]
         if others:
             raise BjsimError(f"--list: lists the shipped plans, counts and index sets and plays "
                              f"nothing, so {', '.join(others)} would be ignored: allowed with it "
-                             f"only --format and --output")
+                             f"only --format, --output and --quiet")
         _emit(_count_list(fmt), output)
         return
     _check_checkpoint(ctx, checkpoint_path, resume)

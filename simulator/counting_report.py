@@ -37,6 +37,7 @@ from simulator.rules import _fmt, plural, shown, shown_rule_file, unlike_nz_line
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
+    ONE_ROUND,
     SS_LINES,
     TOO_FEW,
     Z95,
@@ -220,8 +221,8 @@ NO_WHOLE_MOMENTS = ("no SE: the plan's Super Sevens stake goes with the count, s
 # Why an SE by batch means is none where the tally came without its chunks' moments
 # (`chunk_count`, ``chunk_se_note``; `figures` without ``moments``).
 NO_CHUNK_MOMENTS = "no chunk moments kept with this tally"
-# Why a figure over the rounds played has no SE: one round, or results all alike.
-ONE_ROUND = "a standard error needs two rounds or more"
+# Why a figure over the rounds played has no SE: one round (`tally.ONE_ROUND`), or results all
+# alike.
 NO_SPREAD = "the results have no spread (SD 0)"
 
 

@@ -41,7 +41,7 @@ from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.rules import Rules, marked_changes, plural, unlike_nz_line
 from simulator.source import provenance
-from simulator.tally import MIN_WINS, NO_INSURANCE, SS_SUITED_SEVENS, Z95
+from simulator.tally import MIN_WINS, NO_INSURANCE, NO_SUPER_SEVENS, SS_SUITED_SEVENS, Z95
 
 FORMATS = ("table", "csv", "json")
 
@@ -264,7 +264,11 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
         m["se_per_unit_wagered"], lo, hi)
     add("wagered", "main", "initial wager", m["wagered_per_initial"])
     add("return", "insurance", "initial wager", summary["insurance"]["per_initial_wager"])
+    for key, _, per in WAGERS:  # (whether the SE is exact: json's se_exact, where it has one)
+        if "se_exact" in summary[key]:
+            add("se_exact", key, per, csv_cell(summary[key]["se_exact"]))
     for k, v in summary["super_sevens"]["lines"].items():
+        add("super_sevens_count", k, "run", v["count"])
         lo, hi = _ci(v["freq"], v["freq_se"], 0, 1)
         add("super_sevens_freq", k, "bet", v["freq"], v["freq_se"], lo, hi)
         pay = v.get("pays", 0) if k != "f" else -1
@@ -274,6 +278,10 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
         lo, hi = _ci(v["rate"], v["se"], *{"hands_per_box_round": (1, math.inf),
                                            "splits": (0, math.inf)}.get(k, (0, 1)))
         add("frequency", k, v["per"], v["rate"], v["se"], lo, hi)
+    for k, v in summary["frequencies"].items():  # (each rate's events, of n, as json's)
+        add("frequency_count", k, "run", v["count"])
+        add("frequency_n", k, v["per"], v["n"])
+        add("frequency_se_upper_bound", k, v["per"], csv_cell(v["se_upper_bound"]))
     for e in by_strategy(summary, strategy):  # (each a house edge, and its section says so)
         for key, section, per in (("house_edge", "by_strategy_house_edge", "initial wager"),
                                   ("super_sevens", "by_strategy_super_sevens_house_edge",
@@ -287,6 +295,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
         add("by_strategy_count", f"{strategy_label(e)}: box_rounds", "run", e["box_rounds"])
     for k in ("rounds", "boxes", "box_rounds", "hands"):
         add("count", k, "run", summary[k])
+    for key in ("insurance", "super_sevens"):
+        add("count", f"{key}_bets", "run", summary[key]["bets"])
     for k, v in summary["shoe"].items():
         add("shoe", k, "run", v)
     for key, _, per in WAGERS:
@@ -622,7 +632,7 @@ def _by_strategy_table(entries: list[dict]) -> str:
 
 
 def _ci_text(low, high, note) -> str:
-    if isinstance(note, str) and note != NO_INSURANCE:  # (no bet at all: "-", as its figures)
+    if isinstance(note, str) and note not in (NO_INSURANCE, NO_SUPER_SEVENS):  # (no bet: "-")
         return "too few to say"
     return "-" if _pct(low) == "-" else f"{_pct(low)} to {_pct(high)}"
 

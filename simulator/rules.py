@@ -777,6 +777,9 @@ def _a(word: str) -> str:
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
+MAX_FILE = 64 << 20  # the most a rule, strategy, plan, count, variant or card file is read
+
+
 def read_text(path, kind: str, error=None, source=None, missing=None,
               allowed: str | None = None) -> str:
     """The text of the UTF-8 file ``path`` (a leading BOM, as Notepad writes, dropped), a
@@ -790,13 +793,17 @@ def read_text(path, kind: str, error=None, source=None, missing=None,
         raise error(f"{source + ': ' if source else ''}an empty path: name {_a(kind)} file")
     source = str(path) if source is None else source
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as f:  # (at most MAX_FILE: /dev/zero had been read to no end)
+            raw = f.read(MAX_FILE + 1)
     except FileNotFoundError:
         raise error(missing or f"{source}: no such {kind} file" + _then(allowed)) from None
     except IsADirectoryError:
         raise error(f"{source}: a folder, not {_a(kind)} file" + _then(allowed)) from None
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
+    if len(raw) > MAX_FILE:
+        raise error(f"{source}: larger than {MAX_FILE >> 20} MiB, too large for {_a(kind)} file"
+                    + _then(allowed))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:

@@ -206,16 +206,19 @@ def t95(df: int) -> float:
 
 TOO_FEW = "too few rounds for a meaningful interval"  # an interval_note's start (`_too_short`)
 NO_INSURANCE = "no insurance taken: no bet to measure"  # insurance's, where no box insured
+NO_SUPER_SEVENS = "no Super Sevens bet: the side bet is off"  # where no box bet it
+ONE_ROUND = "a standard error needs two rounds or more"  # a figure's from one round
 
 
 def _too_short(figure: dict, note: str | None) -> dict:
     """``figure`` with its interval replaced by ``note`` (when there is one)."""
-    if note is None and figure["mean"] is not None and figure["se"] is None:
-        note = "a standard error needs two rounds or more"
+    if note is not None:
+        note = f"{TOO_FEW}: {note}"
+    elif figure["mean"] is not None and figure["se"] is None:
+        note = ONE_ROUND
     if note is None or figure["mean"] is None:
         return figure | {"interval_note": None}
-    return figure | {"se": None, "ci95_low": None, "ci95_high": None,
-                     "interval_note": f"{TOO_FEW}: {note}"}
+    return figure | {"se": None, "ci95_low": None, "ci95_high": None, "interval_note": note}
 
 
 def _few_rounds(rounds: int) -> str | None:
@@ -410,7 +413,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         few_wins = (f"about {wins_words(expected)} of line ({rare_line}) paying "
                     f"{lines[rare_line]['pays']} to 1 expected in {bets_words(bets)}, fewer than "
                     f"{MIN_WINS}")
-    super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
+    super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins) | (
+        {"interval_note": NO_SUPER_SEVENS} if not bets else {})
     super_sevens |= {
         "house_edge": house_edge_of(ss_mean),
         "sd_bet": ss_sd,

@@ -96,7 +96,8 @@ def vary_values(text: str) -> dict:
     items = split_vary(text)
     if not items:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
-    if text.rstrip().endswith(",") or ",," in text.replace(" ", ""):
+    if text.strip().endswith(",") or text.strip().startswith(",") or ",," in text.replace(
+            " ", ""):
         raise RuleError(f"--vary '{text}': an empty item between commas: give "
                         "KEY=VALUE[,KEY=VALUE...], e.g. decks=8,penetration=0.8")
     keys = [item.split("=", 1)[0].strip() for item in items]
@@ -197,6 +198,9 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
         elif not isinstance(value, str):
             bad(f"{src}: key 'variant.{key}' = {shown(value)} is not a string: allowed "
                 + VARIANT_TEXT[key])
+        elif key in ("baseline", "strategy") and not value.strip():  # ("": the folder)
+            bad(f"{src}: key 'variant.{key}' = {shown(value)} is empty: allowed "
+                + VARIANT_TEXT[key])
     for key in changes:
         if key not in KIND:
             bad(str(unknown_key(key, src, where=" in [changes] (not a rule-set key)")))
@@ -205,7 +209,8 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
             "variant.strategy" if "changes" in data else
             f"{src}: no [changes] and no variant.strategy: allowed a [changes] table of "
             "rule-set keys, or variant.strategy, or both (a variant changes something)")
-    out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)}
+    out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)
+           and (v.strip() or k not in ("baseline", "strategy"))}
     out["changes"] = {k: v for k, v in changes.items() if k in KIND}
     out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None
     if "strategy" in out and looks_like_path(out["strategy"], path.parent):  # beside this one
@@ -228,9 +233,12 @@ def baseline_problem(path, baseline) -> str | None:
         load_rule_file(baseline)
         return None
     except RuleError as err:
+        try:  # (one that does not read as TOML is no variant file either)
+            variant = is_variant_file(_read_toml(Path(baseline)))
+        except RuleError:
+            variant = False
         why = (f"{baseline} is a variant file, not a rule file: allowed the path of a rule file"
-               if is_variant_file(_read_toml(Path(baseline))) else
-               f"{baseline} does not load as a rule file: {err}")
+               if variant else f"{baseline} does not load as a rule file: {err}")
     return f"{path}: key 'variant.baseline': {why}"
 
 

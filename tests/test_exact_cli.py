@@ -958,3 +958,5 @@ def test_exact_hands_names_the_chart_it_valued_by_its_sha256_as_exact_does():
     rows = list(csv.DictReader(io.StringIO(run("exact", "--hands", "--up", "6", "-q", "-f", "csv",
                                                 *mimic).stdout)))
     assert rows and {r["strategy_sha256"] for r in rows} == set(sim["strategy_sha256"])
+    # (and the version, as every other csv gives it: a review found it missing here)
+    assert {r["bjsim"] for r in rows} == {doc["bjsim"]}

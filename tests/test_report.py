@@ -99,3 +99,32 @@ def test_csv_has_no_always_empty_round_sd_of_insurance(summary):
     sd = {(r["item"], r["per"]) for r in rows if r["section"] == "sd"}
     assert ("insurance", "round") not in sd and ("insurance", "bet") in sd
     assert {("total", "round"), ("main", "round"), ("super_sevens", "round")} <= sd
+
+
+def test_csv_gives_the_counts_json_gives(summary):
+    # The csv gave each rate but not the counts it rests on (a line's wins, an event's count of
+    # its n, the insurance and Super Sevens bets) nor json's se_exact and se_upper_bound flags.
+    rows = list(csv.DictReader(io.StringIO(render(summary, "csv", META))))
+    got = {(r["section"], r["item"], r["per"]): r["value"] for r in rows}
+    for k, v in summary["frequencies"].items():
+        assert int(got[("frequency_count", k, "run")]) == v["count"]
+        assert int(got[("frequency_n", k, v["per"])]) == v["n"]
+        assert got[("frequency_se_upper_bound", k, v["per"])] == str(v["se_upper_bound"]).lower()
+    for k, v in summary["super_sevens"]["lines"].items():
+        assert int(got[("super_sevens_count", k, "run")]) == v["count"]
+    assert int(got[("count", "insurance_bets", "run")]) == summary["insurance"]["bets"]
+    assert int(got[("count", "super_sevens_bets", "run")]) == summary["super_sevens"]["bets"]
+    assert got[("se_exact", "insurance", "unit staked")] == "true"
+    assert got[("se_exact", "main", "initial wager")] == "true"
+
+
+def test_one_round_and_no_side_bet_say_why_in_their_own_words():
+    one = summarize(build_tally([[(10, None, 5)]]), Rules())
+    assert one["house_edge"]["interval_note"] == "a standard error needs two rounds or more"
+    off = summarize(build_tally([[(10, None, None)]] * 40), Rules(super_sevens=False))
+    assert off["super_sevens"]["interval_note"] == "no Super Sevens bet: the side bet is off"
+    rows = list(csv.DictReader(io.StringIO(render(off, "csv", META))))
+    assert {"section": "note", "item": "super_sevens", "per": "unit staked",
+            "value": "no Super Sevens bet: the side bet is off"}.items() <= next(
+        r for r in rows if r["section"] == "note" and r["item"] == "super_sevens").items()
+    assert "too few to say" not in render(off, "table", META)

@@ -60,7 +60,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_ROUNDS, MIN_WINS, Z95
+from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95
 
 LABEL = {1: "A", 10: "10"}
 
@@ -1177,7 +1177,7 @@ def _withheld_by_note(rows: list[dict]) -> str:
     (about 6.1 wins of line (e) ...); basic-super-sevens (about 11.3 wins ...)``; "" for none."""
     by_note: dict[str, list[str]] = {}
     for r in rows:
-        if r.get("ss_interval_note"):
+        if r.get("ss_interval_note") not in (None, NO_SUPER_SEVENS):  # (no bet: nothing to say)
             by_note.setdefault(r["ss_interval_note"], []).append(r["strategy"])
     heads: dict[str, list[str]] = {}
     for note, names in by_note.items():

@@ -140,10 +140,11 @@ def hands_frame(rows: list[dict], run: dict, rules, charts=None):
     (`source.provenance`) on every row (csv)."""
     import pandas as pd
 
+    from simulator import __version__
     from simulator.source import provenance_columns
 
     run_columns = {"rules_name": run.get("rules_name"), "strategy": run.get("strategy"),
-                   "strategy_sha256": "; ".join(charts or []),
+                   "strategy_sha256": "; ".join(charts or []), "bjsim": __version__,
                    **provenance_columns()}  # (the same on every row: made once)
     return pd.DataFrame([{
         "up": up_label(r["up"]),

@@ -1,0 +1,91 @@
+"""A user's slips on the command line (a review): an option taken as a file name, an option
+taken as --set's change, a name that would not load back, a leading comma, an endless file,
+an option named as it was not typed. Each a one-line error naming what was typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_hostile_input import invoke, is_one_line_error
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "-o", "--quiet", "-n", "10"),
+    ("simulate", "--checkpoint", "-q", "-n", "10"),
+    ("count", "--optimal-bets", "--optimal-plan", "-q", "-n", "10"),
+    ("strategy", "generate", "-o", "-q"),
+    ("strategy", "show", "basic", "-o", "--help"),
+    ("report", "-o", "-q", "-n", "2000", "--no-variants"),
+])
+def test_a_file_option_given_an_option_is_refused_not_written(args, tmp_path, monkeypatch):
+    # `-o --quiet` wrote the result to a file called --quiet, the run not quiet (exit 0)
+    monkeypatch.chdir(tmp_path)
+    line = is_one_line_error(invoke(*args))
+    name = next(a for a in args[args.index(next(a for a in args if a in (
+        "-o", "--checkpoint", "--optimal-plan"))) + 1:] if a.startswith("-"))
+    assert f" {name}: an option, not a file name" in line and f"./{name}" in line, line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_so_called_is_written_by_its_path(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert invoke("simulate", "-n", "10", "-q", "-o", "./-q").exit_code == 0
+    assert (tmp_path / "-q").is_file()
+
+
+@pytest.mark.parametrize("value", ["-n", "--boxes"])
+def test_set_given_an_option_names_set(value):
+    # `--set -n 10` said "Got unexpected extra argument (10)", not naming --set
+    line = is_one_line_error(invoke("simulate", "--set", value, "10"))
+    assert "--set" in line and f"{value}: an option, not KEY=VALUE" in line, line
+
+
+@pytest.mark.parametrize("name", ["a\nb", "a\tb", "a\x01b"])
+@pytest.mark.parametrize("command", [("strategy", "generate"), ("strategy", "indices")])
+def test_a_name_that_would_not_load_back_is_refused(command, name, tmp_path):
+    out = tmp_path / "x.toml"
+    line = is_one_line_error(invoke(*command, "-q", "--name", name, "-o", out))
+    assert "--name" in line and "line break or control character" in line, line
+    assert not out.exists()
+
+
+def test_a_variant_files_baseline_that_is_not_toml_names_the_variant_file(tmp_path):
+    (tmp_path / "r.toml").write_text("decks =\n")
+    v = tmp_path / "v.toml"
+    v.write_text('[variant]\nbaseline = "r.toml"\n[changes]\ndecks = 8\n')
+    for args in (("rules", "check", v), ("compare", "--variant", v, "-n", "100")):
+        line = is_one_line_error(invoke(*args))
+        assert f"{v}: key 'variant.baseline'" in line and "not valid TOML" in line, line
+
+
+def test_a_variant_files_empty_baseline_is_an_empty_path(tmp_path):
+    v = tmp_path / "v.toml"
+    v.write_text('[variant]\nbaseline = ""\n[changes]\ndecks = 8\n')
+    line = is_one_line_error(invoke("rules", "check", v))
+    assert "key 'variant.baseline' = \"\" is empty" in line, line
+    assert "a folder" not in line
+
+
+def test_vary_with_a_leading_comma_is_refused():
+    # `--vary ,decks=8` ran decks=8 where `decks=8,` was refused
+    line = is_one_line_error(invoke("compare", "--vary", ",decks=8", "-n", "100"))
+    assert "an empty item between commas" in line, line
+
+
+def test_an_endless_rule_file_is_refused_not_read_to_the_end(tmp_path):
+    # `--rules /dev/zero` read until the machine ran out of memory (killed, no message)
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero here")
+    line = is_one_line_error(invoke("simulate", "-n", "10", "--rules", "/dev/zero"))
+    assert "/dev/zero: larger than 64 MiB, too large for a rule file" in line, line
+
+
+def test_errors_name_the_option_as_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    line = is_one_line_error(invoke("count", "--list", "--no-super-sevens"))
+    assert "--no-super-sevens would be ignored" in line, line
+    assert invoke("simulate", "-q", "-n", "10", "--checkpoint", "c.ckpt").exit_code == 0
+    line = is_one_line_error(invoke("simulate", "-q", "--resume", "c.ckpt", "-o", "c.ckpt"))
+    assert line.startswith("Error: --resume and -o: both name c.ckpt"), line
