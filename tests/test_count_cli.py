@@ -139,7 +139,7 @@ def test_list_refuses_the_options_it_would_ignore():
     result = invoke("count", "--list", "--plan", "hi-lo-flat", "-n", "5", "--set", "decks=2")
     assert result.exit_code == 2
     assert "Error: --list: lists the shipped plans, counts and index sets and plays nothing, " \
-        "so --plan, --set, --rounds would be ignored" in result.stderr
+        "so --plan, --set, -n would be ignored" in result.stderr  # (each as typed)
     assert invoke("count", "--list", "-q", "-f", "csv").exit_code == 0
 
 
