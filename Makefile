@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test test-slow lint clean
+.PHONY: run test test-slow lint rules-doc clean
 
 run: $(VENV)/.installed          ## play the default NZ game (10 million rounds) and print the report
 	$(BIN)/bjsim simulate
@@ -17,6 +17,9 @@ test-slow: $(VENV)/.installed-test
 
 lint: $(VENV)/.installed-test
 	$(BIN)/python -m ruff check simulator tests
+
+rules-doc: $(VENV)/.installed     ## write docs/rules-format.md's key table from the declarations
+	$(BIN)/python tests/rules_doc.py
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11) and "bjsim needs Python 3.11 or newer; set PYTHON=python3.11")'

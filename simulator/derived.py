@@ -55,6 +55,9 @@ CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hand
 
 # ... and those a sevens row chosen for the main wager plus a Super Sevens bet depends on too.
 SIDE_BET_KEYS = ("super_sevens_pays", "super_sevens_bet")
+# The rest, which the best play does not depend on (a test requires every key in one of the three).
+NOT_CHART_KEYS = ("penetration", "shuffle", "dealer_draws_when_no_live_box", "boxes",
+                  "super_sevens")
 
 
 def chart_change(rules, keys=CHART_KEYS) -> str:

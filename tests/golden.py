@@ -6,8 +6,10 @@ reproduce them bit for bit. The no-hole games' tallies (138 of 175 cases) were r
 when rule 8.2 was read whole (the dealer completes the hand for a waiting blackjack, so such
 rounds deal more cards): each from its stored case, the rest of the data unchanged. Each case
 is stored whole (rule parameters, the stacked strategy tables, the xoshiro state, the rounds),
-so the data does not depend on rule files or strategy files that may change. Regenerate only
-on purpose (a change of dealing order, said in the commit):
+so the data does not depend on rule files or strategy files that may change. The parameters
+are read by their slots' names (``layout.P_*``): a slot added since takes the NZ rules' value,
+so a new rule key at its default is held to the recorded tallies without recording them
+again. Regenerate only on purpose (a change of dealing order, said in the commit):
 
     python tests/golden.py          # writes tests/data/golden_tallies.npz
 """
@@ -108,6 +110,29 @@ def cases() -> list[tuple[str, object, list, int, int]]:
     return out
 
 
+def param_names() -> list[str]:
+    """The engine's parameter slots by index, by their ``layout.P_*`` names."""
+    from simulator import layout as L
+
+    return [k for _, k in sorted((v, k) for k, v in vars(L).items()
+                                 if k.startswith("P_") and isinstance(v, int))]
+
+
+def _params(recorded: np.ndarray, names) -> np.ndarray:
+    """A recorded parameter vector (slots ``names``) as the engine's parameters now: each slot
+    by its name, one added since at the NZ rules' value; a slot gone is an error."""
+    from simulator.rules import Rules
+
+    now = param_names()
+    gone = [n for n in names if n not in now]
+    if gone:
+        raise ValueError(f"golden data holds parameter slots the engine no longer has: {gone}: "
+                         "record it again on purpose (python tests/golden.py)")
+    params = Rules().to_params()
+    params[[now.index(n) for n in names]] = recorded
+    return params
+
+
 def record() -> None:
     sys.path.insert(0, str(ROOT))
     from simulator import engine, kernel
@@ -128,6 +153,7 @@ def record() -> None:
         for t, a in zip(TABLES, tables, strict=True):
             arrays[f"{i}_{t}"] = a
     arrays["names"] = np.array(names)
+    arrays["param_names"] = np.array(param_names())
     DATA.parent.mkdir(exist_ok=True)
     np.savez_compressed(DATA, **arrays)
     print(f"{len(names)} cases written to {DATA}")
@@ -136,10 +162,11 @@ def record() -> None:
 def load() -> list[tuple[str, np.ndarray, tuple, np.ndarray, int, np.ndarray]]:
     """``(name, params, tables, state, rounds, tally)`` of every recorded case."""
     with np.load(DATA) as z:
+        slots = [str(n) for n in z["param_names"]]
         return [
             (
                 str(name),
-                z[f"{i}_params"],
+                _params(z[f"{i}_params"], slots),
                 tuple(z[f"{i}_{t}"] for t in TABLES),
                 z[f"{i}_state"],
                 int(z[f"{i}_rounds"]),

@@ -351,3 +351,20 @@ def ctrl_c_reaches_the_caller(chunks) -> list:
         chunks.close()
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     return got
+
+
+def random_value(rng: np.random.Generator, key):
+    """A value of the rule key declared by ``key`` (`rules.Key`) drawn from what it allows: a
+    new key is played at its other values by the tests that draw random rule sets."""
+    if key.kind == "bool":
+        return bool(rng.integers(2))
+    if key.kind == "choice":
+        return str(rng.choice(list(key.choices)))
+    if key.kind == "int":
+        return int(rng.integers(key.lo, key.hi + 1))
+    if key.kind == "pays":
+        return tuple(int(x) for x in rng.integers(key.lo, min(key.hi, 10_000) + 1, 5))
+    if key.steps:  # (money in tenths and the like: a whole number of 1/steps)
+        lo = int(np.ceil(key.lo * key.steps)) + (1 if key.lo_open else 0)
+        return int(rng.integers(lo, int(key.hi * key.steps) + 1)) / key.steps
+    return float(rng.uniform(key.lo, key.hi)) or float(key.hi)  # (lo itself: open or not)

@@ -54,3 +54,21 @@ def test_golden_tally(case):
         else:
             assert (by[shares == 1, f] == by[shares == 1, box_sq]).all(), name
             assert (by[shares == 0, f] == 0).all(), name
+
+
+def test_recorded_parameters_are_read_by_slot_name():
+    """A slot added after the recording (a new rule key) takes the NZ rules' value, so the
+    recorded tallies still hold the engine to account; a slot the engine lost is an error."""
+    from golden import _params, param_names
+
+    from simulator.rules import Rules
+
+    nz = Rules().to_params()
+    names = param_names()
+    old = [n for n in names if n != "P_H17"]  # as if P_H17 had come after the recording
+    recorded = np.array([CASES[0][1][names.index(n)] for n in old])
+    got = _params(recorded, old)
+    assert got[L.P_H17] == nz[L.P_H17] and (np.delete(got, L.P_H17) == recorded).all()
+    assert (_params(CASES[0][1], names) == CASES[0][1]).all()
+    with pytest.raises(ValueError, match="P_GONE"):
+        _params(np.append(recorded, 1), [*old, "P_GONE"])

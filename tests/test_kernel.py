@@ -163,9 +163,18 @@ def test_engine_plays_split_boxes_and_sevens(rules):
     assert tally[L.T_HANDS] == tally[L.T_WINS] + tally[L.T_LOSSES] + tally[L.T_PUSHES]
 
 
+# Keys `_random_rules` leaves at the NZ value (soak's random rules draw them).
+LEFT_AT_NZ = ("insurance_pays", "super_sevens_pays", "super_sevens_bet")
+
+
 def _random_rules(rng, boxes, min_decks, penetration):
-    """A random rule set of every key (NZ otherwise) for ``boxes`` boxes."""
-    return NZ.replace(
+    """A random rule set of every key (but `LEFT_AT_NZ`) for ``boxes`` boxes: a key this list
+    does not name is drawn from its declaration (`helpers.random_value`)."""
+    from helpers import random_value
+
+    from simulator.rules import DECLARATIONS
+
+    named = dict(
         boxes=boxes,
         decks=int(rng.integers(min_decks, 9)),
         max_hands=int(rng.integers(1, 5)),
@@ -183,6 +192,8 @@ def _random_rules(rng, boxes, min_decks, penetration):
         penetration=float(rng.uniform(*penetration)),
         shuffle=str(rng.choice(["cut-card", "every-round"])),
     )
+    return NZ.replace(**named, **{k.name: random_value(rng, k) for k in DECLARATIONS
+                                  if k.name not in named and k.name not in LEFT_AT_NZ})
 
 
 def test_simulation_equals_stacked_mode_random_games():

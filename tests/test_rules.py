@@ -735,10 +735,15 @@ def test_kind_table_matches_the_dataclass():
 
 
 def test_docs_key_table_is_the_declarations():
+    from rules_doc import rewritten
+
     from simulator.rules import keys_markdown
 
     docs = (DEFAULT_RULES_PATH.parent.parent / "docs" / "rules-format.md").read_text()
-    assert keys_markdown() in docs
+    assert keys_markdown() in docs, "run python tests/rules_doc.py (make rules-doc)"
+    # the script writes the table in place, the text round it untouched
+    stale = docs.replace(keys_markdown().rstrip("\n"), "| key |\n|---|\n| `old` |")
+    assert stale != docs and rewritten(stale, keys_markdown()) == docs
 
 
 def test_every_kernel_parameter_slot_is_filled_by_exactly_one_key():
