@@ -597,8 +597,11 @@ def precision_text(p: dict, partial: bool | str = False,
     (``p``: json's ``run.precision``; ``partial``: the run was stopped, how (`stopped_how`; True:
     ``interrupted``); ``of``: what the half-width is of; ``unit``: after the percents, " pp" for
     a difference of house edges)."""
-    target = f"target ±{100 * p['target']:.4f}{unit} ({of})"
-    hw = "-" if p.get("half_width") is None else f"±{100 * p['half_width']:.4f}{unit}"
+    def pct(x: float) -> str:  # (a target below 0.00005% in two significant figures, not 0)
+        return f"{100 * x:.4f}" if 100 * x >= 0.00005 or x == 0 else f"{100 * x:.2g}"
+
+    target = f"target ±{pct(p['target'])}{unit} ({of})"
+    hw = "-" if p.get("half_width") is None else f"±{pct(p['half_width'])}{unit}"
     if p["met"]:
         return f"{target} met: {hw}"
     why = (partial if isinstance(partial, str) else "interrupted") if partial else \

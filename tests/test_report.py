@@ -128,3 +128,12 @@ def test_one_round_and_no_side_bet_say_why_in_their_own_words():
             "value": "no Super Sevens bet: the side bet is off"}.items() <= next(
         r for r in rows if r["section"] == "note" and r["item"] == "super_sevens").items()
     assert "too few to say" not in render(off, "table", META)
+
+
+def test_a_tiny_precision_target_is_not_shown_as_zero():
+    # `--precision 1e-300` read "target ±0.0000% ... NOT met"
+    from simulator.report import precision_text
+
+    p = {"target": 1e-300, "met": False, "max_rounds": 2000, "half_width": 0.0123}
+    assert precision_text(p).startswith("target ±1e-298% (95% half-width")
+    assert "±1.2300%" in precision_text(p)
