@@ -1208,6 +1208,8 @@ def _plan_or_count_named(ctx, param, value):
     from simulator.plans import load_plan, plan_path
 
     plan = param.name in ("plan_name", "count_plan")
+    if param.name == "count_names" and "--removal" not in (ctx.meta.get(TYPED) or ()):
+        return value  # (exact's --count without --removal: refused as such by the command)
     for name in (value,) if isinstance(value, str) else value or ():
         try:
             path = plan_path(name) if plan else count_path(name)

@@ -342,6 +342,8 @@ def test_cli_removal_refusals(tmp_path):
     for args, words in ((["--removal", "--count", str(bad)], "bad-count.toml"),
                         (["--removal", "--count", "no-such-count"], "no-such-count"),
                         (["--count", "hi-lo"], "--count: only with --removal"),
+                        # (a missing file too: that it goes only with --removal comes first)
+                        (["--count", "./nosuch"], "--count: only with --removal"),
                         (["--removal", "--hands"], "--removal: not with --hands")):
         result = CliRunner().invoke(cli, ["exact", *args], catch_exceptions=False)
         assert result.exit_code == 2, result.output
