@@ -1082,20 +1082,29 @@ def refuse_unwritable(option: str, path: str, folder: bool = False) -> None:
         raise BjsimError(f"{option} {path}: {problem}" if path else f"{option}: {problem}")
 
 
-def refuse_an_option(option: str, path: str) -> None:
+def refuse_an_option(ctx, param, option: str, path: str) -> None:
     """Refuse a file to write named like an option (``-o --quiet``, ``--checkpoint -q``: the
     value forgotten, the next option taken for it, a file so called written and the option
-    lost); ``./-q`` names such a file."""
-    if path.startswith("-") and path.lstrip("-")[:1].isalpha():
+    lost), but where it is joined to its option (``--output=--quiet``, ``-o--quiet``: no option
+    taken); ``./-q`` names such a file too."""
+    if not (path.startswith("-") and path.lstrip("-")[:1].isalpha()) or param is None:
+        return
+    joined = {f"{o}={path}" if o.startswith("--") else f"{o}{path}" for o in param.opts}
+    if not joined & set(ctx.meta.get(TYPED) or () if ctx is not None else ()):
         raise BjsimError(f"{option} {path}: an option, not a file name: give the file after "
                          f"{option} (./{path} for a file so called)")
 
 
 class WrittenPath(click.Path):
-    """A file a command writes that is not its output (--checkpoint): `refuse_an_option`."""
+    """A file a command writes that is not its output (--checkpoint): `refuse_an_option`, and
+    not ``-`` (stdout, where the result goes)."""
 
     def convert(self, value, param, ctx):
-        refuse_an_option(typed_option(ctx, param), os.fspath(value))
+        option, path = typed_option(ctx, param), os.fspath(value)
+        if path == "-":
+            raise BjsimError(f"{option} -: a file is written here, not stdout (the result's): "
+                             "name a file (./- for one called '-')")
+        refuse_an_option(ctx, param, option, path)
         return super().convert(value, param, ctx)
 
 
@@ -1115,7 +1124,7 @@ class OutputPath(click.ParamType):
         if path == "-" and not self.folder and param is not None and param.name == "output":
             return None  # stdout, as --cards - reads stdin
         option = typed_option(ctx, param) if param is not None else "the output"
-        refuse_an_option(option, path)
+        refuse_an_option(ctx, param, option, path)
         if path == "-" and self.folder:
             raise BjsimError(f"{option} -: a folder is written here, not stdout: name a folder "
                              "(./- for one called '-')")
@@ -1150,14 +1159,13 @@ OUTPUT_FILE = OutputPath()
 def _a_name(ctx, param, value):
     """A ``--name``: not empty (outputs and reports label the file by it), on one line of
     printable text, as the file it goes into must hold it to load (`rules.checked_name`)."""
-    from simulator.rules import NAME_ALLOWED
+    from simulator.rules import NAME_ALLOWED, UNPRINTABLE
 
     if value is not None and not value.strip():
         raise click.BadParameter("an empty name: give one, or leave --name out for the default",
                                  ctx, param)
     if value is not None and not value.isprintable():
-        raise click.BadParameter(f"{value!r}: holds a line break or control character: allowed "
-                                 f"{NAME_ALLOWED}", ctx, param)
+        raise click.BadParameter(f"{value!r}: {UNPRINTABLE}: allowed {NAME_ALLOWED}", ctx, param)
     return value
 
 
@@ -1983,7 +1991,13 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     # (a bad --strategy is refused before the cards are read)
     where = "<stdin>" if cards_path == "-" else cards_path
     if cards_path == "-":
-        stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
+        from simulator.rules import MAX_FILE
+
+        text = sys.stdin.read(MAX_FILE + 1)  # (as a file: `cat /dev/zero |` read no end)
+        if len(text) > MAX_FILE:
+            raise BjsimError(f"--cards -: standard input longer than {MAX_FILE >> 20} MiB, too "
+                             "long for a card file")
+        stacked = cards_mod.parse_cards(text, source="<stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path, f"--cards {cards_path}".rstrip())
     from simulator.report import files_text, rules_title, strategy_text, with_note

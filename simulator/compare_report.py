@@ -117,6 +117,8 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
+                    # the bets it is of: box-rounds (initial wagers), Super Sevens bets
+                    "bets": figs.get("box_rounds") if key == "house_edge" else f.get("bets"),
                     # Super Sevens: the house's take a box-round in initial wagers (the house
                     # edge per unit staked times the stake, super_sevens_bet)
                     "per_initial_wager": None if key == "house_edge" else (
@@ -975,6 +977,7 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             precision_met=None if met is None else str(met).lower(),
             bjsim=meta["version"], **provenance_columns())
         df["value"] = df["value"].map(_csv_number)  # (numbers as the others: full precision)
+        df["bets"] = df["bets"].astype("Int64")  # (a count: 6000, not 6000.0; empty elsewhere)
         return df.to_csv(index=False)
     return render_text(stats, meta, markdown=fmt == "markdown")
 

@@ -1842,9 +1842,13 @@ def tidy_rows(f: dict) -> list[dict]:
         lo=f.get("gain_over_flat_ci95_low"), hi=f.get("gain_over_flat_ci95_high"))
     add("advantage", "gain_over_flat_se_kind", f["gain_over_flat_se_kind"])
     add("advantage", "flat_interval_note", fl["interval_note"])
+    add("advantage", "flat_n", fl["n"])  # (the boxes it is of, and their SD: json's)
+    add("advantage", "flat_sd", fl["sd"])
     b = f.get("basic")
     if b is not None:
         add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
+        add("advantage", "basic_n", b["n"])
+        add("advantage", "basic_sd", b["sd"])
         add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"],
             lo=f.get("gain_over_basic_ci95_low"), hi=f.get("gain_over_basic_ci95_high"))
         add("advantage", "gain_over_basic_se_kind", f["gain_over_basic_se_kind"])
@@ -1875,6 +1879,7 @@ def tidy_rows(f: dict) -> list[dict]:
         hi=fl["ci95_high"])
     add("super_sevens", "flat_return_se_kind", "exact" if ss["exact_se"] is not None
         else "sample" if fl["se"] is not None else None)
+    add("super_sevens", "flat_n", fl.get("n"))  # (its bets)
     add("super_sevens", "by_count_return_se_kind", None if not f["super_sevens_by_count"]
         else "exact" if _exact_ses(f) else "sample")
     add("super_sevens", "interval_se", fl["interval_se"])

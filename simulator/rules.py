@@ -442,6 +442,9 @@ def did_you_mean(key, known, table: str = "") -> str | None:
 
 
 NAME_ALLOWED = "a name: printable text, not empty, on one line"
+# (Python's printable: a no-break space is not, as no control character or line break is)
+UNPRINTABLE = ("holds a character that is not printable (a line break, tab, control character or "
+               "no-break space)")
 
 
 def checked_name(value, where: str, key: str, error=None) -> str:
@@ -450,7 +453,7 @@ def checked_name(value, where: str, key: str, error=None) -> str:
     (a line break or control character would split the header it is shown in); else ``error``
     (`RuleError`) naming ``where``, the ``key`` and the value as written."""
     why = ("is not a string" if not isinstance(value, str) else "is empty" if not value.strip()
-           else "holds a line break or control character" if not value.isprintable() else None)
+           else UNPRINTABLE if not value.isprintable() else None)
     if why:
         raise (error or RuleError)(f"{where}: key '{key}' = {shown(value)} {why}: allowed "
                                    f"{NAME_ALLOWED}")

@@ -1776,3 +1776,20 @@ def test_compares_cut_card_notes_size_the_effect_for_one_box_only():
     sized = json.loads(run("compare", "--vary", "penetration=0.85", "-n", "20000", "--no-exact",
                            "-q", "-f", "json").stdout)["shoe_note"]
     assert "a shift of about" in sized
+
+
+def test_csv_gives_the_bets_each_figure_is_of():
+    # json gave super_sevens.bets; the csv gave no count behind any figure (a review)
+    args = ("compare", "--vary", "decks=8", "--boxes", "2", "--strategy", "basic", "--strategy",
+            "mimic-dealer", "-n", "3000", "--chunk-rounds", "3000", "-q")
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    figures = [r for r in rows if r["figure"] in ("house_edge", "super_sevens")]
+    assert figures and all(r["bets"] for r in figures)
+    game = {(r["variant"], r["figure"]): int(r["bets"]) for r in figures
+            if r["figures_of"] == "game"}
+    assert game[(doc["baseline"]["label"], "super_sevens")] == doc["baseline"]["super_sevens"][
+        "bets"] == 6000
+    assert game[(doc["baseline"]["label"], "house_edge")] == 6000  # box-rounds
+    assert {int(r["bets"]) for r in figures if r["figures_of"] != "game"} == {3000}
+    assert all(r["bets"] == "" for r in rows if r["figures_of"] == "rules")

@@ -1540,3 +1540,16 @@ def test_count_from_fewer_than_30_rounds_gives_no_se_or_interval_as_simulate():
                 enough["flat"], enough["per_round_played"]):
         assert fig["se"] is not None
     assert enough["gain_over_flat_se"] is not None
+
+
+def test_csv_gives_the_boxes_and_sd_of_the_flat_and_basic_figures():
+    # json's flat.n, flat.sd, basic.n, basic.sd and super_sevens.flat.n had no csv row
+    args = ("count", "--plan", "hi-lo-flat", "-n", "2000", "--chunk-rounds", "1000", "-q")
+    doc = json.loads(invoke(*args, "-f", "json").stdout)["results"]
+    rows = {(r["section"], r["item"]): r["value"] for r in csv.DictReader(io.StringIO(
+        invoke(*args, "-f", "csv").stdout))}
+    assert int(rows[("advantage", "flat_n")]) == doc["flat"]["n"] == 2000
+    assert float(rows[("advantage", "flat_sd")]) == doc["flat"]["sd"]
+    assert int(rows[("advantage", "basic_n")]) == doc["basic"]["n"]
+    assert float(rows[("advantage", "basic_sd")]) == doc["basic"]["sd"]
+    assert int(rows[("super_sevens", "flat_n")]) == doc["super_sevens"]["flat"]["n"]

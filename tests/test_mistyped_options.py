@@ -47,7 +47,7 @@ def test_set_given_an_option_names_set(value):
 def test_a_name_that_would_not_load_back_is_refused(command, name, tmp_path):
     out = tmp_path / "x.toml"
     line = is_one_line_error(invoke(*command, "-q", "--name", name, "-o", out))
-    assert "--name" in line and "line break or control character" in line, line
+    assert "--name" in line and "not printable (a line break, tab" in line, line
     assert not out.exists()
 
 
@@ -89,3 +89,30 @@ def test_errors_name_the_option_as_typed(tmp_path, monkeypatch):
     assert invoke("simulate", "-q", "-n", "10", "--checkpoint", "c.ckpt").exit_code == 0
     line = is_one_line_error(invoke("simulate", "-q", "--resume", "c.ckpt", "-o", "c.ckpt"))
     assert line.startswith("Error: --resume and -o: both name c.ckpt"), line
+
+
+def test_a_name_joined_to_its_option_is_taken_as_given(tmp_path, monkeypatch):
+    # `--output=--quiet` cannot have swallowed an option: the file so called is written
+    monkeypatch.chdir(tmp_path)
+    for args, name in ((("--output=--quiet",), "--quiet"), (("-o--x",), "--x"),
+                       (("--checkpoint=-x.ckpt",), "-x.ckpt")):
+        assert invoke("simulate", "-n", "10", "-q", *args).exit_code == 0
+        assert (tmp_path / name).is_file()
+
+
+def test_a_checkpoint_is_not_written_to_stdout(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    line = is_one_line_error(invoke("simulate", "-n", "10", "--checkpoint", "-"))
+    assert line.startswith("Error: --checkpoint -: a file is written here, not stdout"), line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_endless_standard_input_is_refused_as_cards():
+    line = is_one_line_error(invoke("replay", "--cards", "-", input="A" * ((64 << 20) + 1)))
+    assert "--cards -: standard input longer than 64 MiB" in line, line
+
+
+def test_a_no_break_space_is_said_to_be_unprintable(tmp_path):
+    line = is_one_line_error(invoke("strategy", "generate", "-q", "--name", "a\u00a0b",
+                                    "-o", tmp_path / "x.toml"))
+    assert "not printable (a line break, tab, control character or no-break space)" in line, line

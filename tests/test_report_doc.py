@@ -3337,3 +3337,12 @@ def test_a_report_of_fewer_than_30_rounds_gives_no_se_and_says_why(tmp_path):
         exact = {r["wager"] for r in vol if r["sd_few_rounds"]}
         assert exact == ({"total"} if extra[0] == "--strategy" else set()), (extra, exact)
         assert all(r["sd_source"] == "simulated" for r in vol if r["wager"] == "main")
+
+
+def test_hit_frequencies_csv_says_which_se_is_an_upper_bound(built):
+    # simulate's csv gives frequency_se_upper_bound; the report's csv had no such column
+    out, data, _ = built
+    with open(out / "csv" / "hit_frequencies.csv") as f:
+        rows = {r["event"]: r["se_upper_bound"] for r in csv.DictReader(f)}
+    assert rows and rows == {r["event"]: str(r["se_upper_bound"]).lower()
+                             for r in data["frequencies"]}

@@ -1013,7 +1013,8 @@ def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None) -> dict:
            # the house edge's interval: the return's, negated
            "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
-           "ss_interval_note": ss.get("interval_note")}
+           # (none without a bet, as the variants' rows: nothing to measure)
+           "ss_interval_note": None if ss.get("bets") == 0 else ss.get("interval_note")}
     return _cut_card(row, rules)
 
 

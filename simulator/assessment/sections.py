@@ -793,7 +793,8 @@ def pay_table(data: dict) -> Section | None:
 def frequencies(data: dict) -> Section:
     cols = [("event", "key", CSV_ONLY), ("per", "per (key)", CSV_ONLY),
             ("label", "event", "text"), ("per_words", "per", "text"), ("count", "count", "int"),
-            ("n", "out of", "int"), ("rate", "rate", "pct4"), ("se", "SE", "pct4")]
+            ("n", "out of", "int"), ("rate", "rate", "pct4"), ("se", "SE", "pct4"),
+            ("se_upper_bound", "SE an upper bound", CSV_ONLY)]  # (simulate's, several boxes)
     rows = data["frequencies"]
     zero = [r["label"] for r in rows if r.get("count") == 0 and not r.get("left_out")]
     hands = next((r for r in rows if r["event"] == "hands_per_box_round"), None)
