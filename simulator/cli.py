@@ -2309,7 +2309,8 @@ def strategies_show(name, output):
          "never under the Gazette's pays.")
 @_option("--name", default=None, metavar="NAME", callback=_a_name,
          help="The strategy's name. Default: basic (basic-super-sevens with "
-         "--with-super-sevens, insurance-taker with --insurance), and under rules other than "
+         "--with-super-sevens, insurance-taker with --insurance, insurance-taker-super-sevens "
+         "with both), and under rules other than "
          "the NZ ones that name with the keys it is derived for that differ from them, in "
          "short words (README): basic (2 decks, H17).")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,

@@ -75,13 +75,15 @@ def chart_change(rules, keys=CHART_KEYS) -> str:
 def generated_name(rules, with_super_sevens: bool = False, insurance: bool = False) -> str:
     """The name `bjsim strategy generate` gives the strategy it derives for ``rules`` unless told
     another: the shipped strategy it is under the NZ rules (``basic``, ``basic-super-sevens``
-    with ``with_super_sevens``, ``insurance-taker`` with ``insurance``), and under others that
+    with ``with_super_sevens``, ``insurance-taker`` with ``insurance``; with both
+    ``insurance-taker-super-sevens``, no shipped one), and under others that
     name with the keys it was derived for that differ from them, each in its short words
     (`rules.short_change`), in brackets that keep them together in a list of names: ``basic (2
     decks, double any 2, H17)``. So no other rules' chart goes by a shipped strategy's name, and
     the name fits a table's column."""
-    base = ("insurance-taker" if insurance else
-            "basic-super-sevens" if with_super_sevens else "basic")
+    from simulator.exact.analyze import base_name
+
+    base = base_name(with_super_sevens, insurance)
     changed = short_change(rules, CHART_KEYS + (SIDE_BET_KEYS if with_super_sevens else ()))
     return f"{base} ({', '.join(changed)})" if changed else base
 

@@ -960,3 +960,36 @@ def test_exact_hands_names_the_chart_it_valued_by_its_sha256_as_exact_does():
     assert rows and {r["strategy_sha256"] for r in rows} == set(sim["strategy_sha256"])
     # (and the version, as every other csv gives it: a review found it missing here)
     assert {r["bjsim"] for r in rows} == {doc["bjsim"]}
+
+
+def test_insurance_that_would_gain_is_said_to_be_left_untaken():
+    """A review: `--optimal` under insurance_pays=2.4 gave a higher house edge than the derived
+    chart (it takes no insurance) with nothing saying that insurance would gain."""
+    text = run("exact", "--optimal", "--set", "insurance_pays=2.4", "-q").stdout
+    assert "(if taken): a gain, untaken (--optimal takes no insurance" in text
+    assert "a gain" not in run("exact", "--optimal", "-q").stdout  # (2 to 1: a loss)
+    text = run("exact", "--strategy", "basic", "--set", "insurance_pays=2.4", "-q").stdout
+    assert "(if taken): a gain this strategy leaves untaken" in text
+
+
+def test_generate_names_an_insuring_super_sevens_chart_as_no_shipped_strategy():
+    # --with-super-sevens --insurance wrote name = "insurance-taker", a shipped strategy whose
+    # sevens row differs (a review)
+    text = run("strategy", "generate", "--with-super-sevens", "--insurance", "-q").stdout
+    assert 'name = "insurance-taker-super-sevens"' in text
+    text = run("strategy", "generate", "--with-super-sevens", "--insurance", "--set", "decks=8",
+               "-q").stdout
+    assert 'name = "insurance-taker-super-sevens (8 decks)"' in text
+
+
+def test_indices_keep_a_quote_in_the_name_and_say_one_deck(tmp_path):
+    # indices --name 'a"b' wrote name = "a'b"; one deck was "1 decks"; under a peek the
+    # description named dealer_blackjack_takes, of no effect there (a review)
+    from simulator.index_plays import load_indices
+
+    out = tmp_path / "i.toml"
+    assert run("strategy", "indices", "-q", "--name", 'a"b', "-o", str(out)).exit_code == 0
+    assert load_indices(out).name == 'a"b'
+    text = run("strategy", "indices", "-q", "--rules", "single-deck-h17").stdout
+    assert "index plays for 1 deck, hole card peek, H17" in text
+    assert "dealer blackjack takes" not in text

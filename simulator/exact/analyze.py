@@ -434,13 +434,22 @@ def worth_taking(rules) -> tuple[bool, bool]:
     return bool(ins > 0), bool(rules.blackjack_pays * (1 - pbj) < 1)
 
 
+def base_name(with_super_sevens: bool = False, insurance: bool = False) -> str:
+    """A derived strategy's name before its rules' changes: the shipped one it is under the NZ
+    rules (``basic``, ``basic-super-sevens``, ``insurance-taker``), and with both flags
+    ``insurance-taker-super-sevens``, which no shipped strategy is (``insurance-taker``'s sevens
+    row is ``basic``'s)."""
+    if insurance:
+        return "insurance-taker-super-sevens" if with_super_sevens else "insurance-taker"
+    return "basic-super-sevens" if with_super_sevens else "basic"
+
+
 def strategy_from_tables(rules, tables, with_super_sevens=False, name=None, insurance=False):
     """The `Strategy` `basic_strategy` makes of derived tables (names and texts included):
     insurance and even money each taken where it gains (`worth_taking`), or both (``insurance``,
     to measure their cost)."""
     if name is None:
-        name = ("insurance-taker" if insurance else
-                "basic-super-sevens" if with_super_sevens else "basic")
+        name = base_name(with_super_sevens, insurance)
     worth = worth_taking(rules)
     strat = tables_to_strategy(tables, name=name,
                                description=_describe(rules, with_super_sevens, insurance, worth))

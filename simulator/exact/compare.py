@@ -200,6 +200,18 @@ def _exact_figures(rules, strategy) -> tuple:
                     bool(strat.even_money), "chart"), strat
 
 
+def _untaken_gain(fig: dict) -> str:
+    """After an insurance return per unit staked that a strategy leaves untaken: that it would
+    gain, where it would (``insurance_pays=2.4``), and for --optimal where a chart takes it."""
+    ins = fig["insurance"]
+    if ins["taken"] or (ins["per_unit_staked"] or 0) <= 0:
+        return ""
+    if fig["strategy"] == OPTIMAL_NAME:
+        return (": a gain, untaken (--optimal takes no insurance, as published analyzers "
+                "headline it; the rules' derived basic strategy takes it: without --optimal)")
+    return ": a gain this strategy leaves untaken"
+
+
 # Which play the figures value (``play``), and in words (``play_note``).
 PLAYS_VALUED = {
     "chart": "the strategy's chart, as the engine plays it: each decision by the chart's cell "
@@ -745,7 +757,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
            f"insurance return                {_pct(fig['insurance']['per_initial_wager'])}  "
            f"per initial wager ({'taken' if fig['insurance']['taken'] else 'not taken'})",
            f"                                {_pct(fig['insurance']['per_unit_staked'])}  "
-           f"per unit staked on insurance{'' if fig['insurance']['taken'] else ' (if taken)'}",
+           f"per unit staked on insurance{'' if fig['insurance']['taken'] else ' (if taken)'}"
+           + _untaken_gain(fig),
            f"even money                      {'taken' if fig['even_money_taken'] else 'declined'}"
            "  (8.3: a blackjack against an ace paid 1 to 1 at once; in the main game return)",
            sd]
