@@ -29,10 +29,11 @@ def run() -> None:
         import signal
 
         from simulator.cli import main
-        from simulator.streams import whole_stdout
+        from simulator.streams import kept_going, whole_stdout
     except KeyboardInterrupt:
         _interrupted()
     sys.stdout = whole_stdout(sys.stdout)  # (a closed pipe: 141 however large the output)
+    sys.stderr = kept_going(sys.stderr)
     done = []
 
     def end(code: int) -> None:

@@ -26,13 +26,20 @@ def target_problem(path, folder: bool = False) -> str | None:
     return None
 
 
+def _prefix(name: str) -> str:
+    """The temporary file's name before `tempfile.mkstemp`'s 8 characters and ``.tmp``: ``name.``,
+    cut to fit the 255 bytes a file's name may have (a legal name of 243 to 255 bytes had made
+    one too long)."""
+    return os.fsdecode(os.fsencode(name)[:242]) + "."
+
+
 def leftovers(path) -> list[str]:
     """The temporary files `write` makes for ``path`` (``NAME.XXXXXXXX.tmp`` beside it, as
     `tempfile.mkstemp` names them) that are there now: one a killed process left (a failed
     write removes its own), or one another process is writing."""
     path = os.path.abspath(os.fspath(path))
     folder, name = os.path.split(path)
-    made = re.compile(re.escape(name) + r"\.[a-z0-9_]{8}\.tmp")
+    made = re.compile(re.escape(_prefix(name)) + r"[a-z0-9_]{8}\.tmp")
     try:
         names = os.listdir(folder)
     except OSError:
@@ -47,13 +54,14 @@ def write(path, data: str | bytes, mode: int | None = None, durable: bool = Fals
     ``before_rename``: called with the written file's path just before it takes ``path``'s
     place (a checkpoint locks it: `checkpoint.Writer`). Raises OSError."""
     path = os.fspath(path)
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp",
+    fd, tmp = tempfile.mkstemp(prefix=_prefix(os.path.basename(path)), suffix=".tmp",
                                dir=os.path.dirname(os.path.abspath(path)))
     try:
         if mode is not None:
             os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            # (a file name not UTF-8, in the text as a surrogate: written as \udce9)
+            f.write(data.encode("utf-8", "backslashreplace") if isinstance(data, str) else data)
             if durable:
                 f.flush()
                 os.fsync(f.fileno())

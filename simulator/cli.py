@@ -1358,7 +1358,8 @@ def _emit(text: str, output: str | None) -> None:
     if output is not None:
         try:
             if os.path.exists(output) and not os.path.isfile(output):
-                with open(output, "w", encoding="utf-8") as f:  # a device or a pipe: as it is
+                with open(output, "w", encoding="utf-8",  # a device or a pipe: as it is
+                          errors="backslashreplace") as f:
                     f.write(text)
             else:  # a temporary file renamed over it (a link's file: the link kept), so that a
                 # failed write leaves the earlier file whole
@@ -1993,6 +1994,9 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     if cards_path == "-":
         from simulator.rules import MAX_FILE
 
+        if sys.stdin is None:  # (started with it closed: <&-)
+            raise BjsimError("--cards -: standard input is closed: give the cards there, or a "
+                             "card file")
         text = sys.stdin.read(MAX_FILE + 1)  # (as a file: `cat /dev/zero |` read no end)
         if len(text) > MAX_FILE:
             raise BjsimError(f"--cards -: standard input longer than {MAX_FILE >> 20} MiB, too "

@@ -11,13 +11,18 @@ the code of the functions it calls from other modules. The engine's functions (`
 kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources,
 and the exact analyzer's (``exact/dealer.py``, ``exact/tree.py``, this file: its options compile
 both) with one of theirs: a change in any file of a group recompiles every function of it.
+The cache is in ``NUMBA_CACHE_DIR`` if set, else beside the source, else in the user's cache,
+else (a read-only install without a writable home) in a private folder of the temporary one.
 ``warm`` compiles (or loads) each version of the engine, and the analyzer's kernels, once a
 process, saying so on stderr while a cold compile lasts.
 """
 
 import functools
 import hashlib
+import os
+import stat
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -70,7 +75,48 @@ class _EngineInTreeCache(_EngineStamp, caching.InTreeCacheLocator):
     """Else ``__pycache__`` beside the source, stamped as the engine."""
 
 
-caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]
+class _EngineUserWideCache(_EngineStamp, caching.UserWideCacheLocator):
+    """Else (a read-only install) numba's folder in the user's cache, stamped as the engine."""
+
+
+def private_folder() -> str | None:
+    """A folder of the system's temporary one that this user alone owns and writes
+    (``bjsim-numba-UID``), made if missing; None where there is none such (another user's of
+    that name: its cached code is not loaded)."""
+    path = os.path.join(tempfile.gettempdir(), f"bjsim-numba-{os.getuid()}")
+    try:
+        os.makedirs(path, mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return None
+    ours = stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+    return path if ours and not st.st_mode & 0o022 else None
+
+
+class _TempCache(caching.InTreeCacheLocator):
+    """Else (a read-only install, no home to write in) a private folder of the temporary one
+    (`private_folder`): a cache that may not last, rather than no run at all."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(private_folder() or "", self.get_suitable_cache_subpath(
+            py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return None if private_folder() is None else super().from_function(py_func, py_file)
+
+
+class _EngineTempCache(_EngineStamp, _TempCache):
+    """The same for the engine's functions, stamped as the engine."""
+
+
+caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache,
+                                          _EngineUserWideCache, _EngineTempCache]
+caching.CacheImpl._locator_classes.append(_TempCache)
 
 
 # Each compiled version of the engine (``warm``'s names) and its cold compile on the project's

@@ -1,6 +1,10 @@
-"""stdout for the command line: every write written whole, or an error (a closed pipe's)."""
+"""The standard streams of the command line: stdout's every write written whole, or an error (a
+closed pipe's, a closed stream's); what an encoding cannot hold escaped, not an error."""
 
+import contextlib
+import errno
 import io
+import os
 
 
 class WholeWrites(io.BufferedWriter):
@@ -21,15 +25,43 @@ class WholeWrites(io.BufferedWriter):
         return done
 
 
+class Closed(io.TextIOBase):
+    """A standard stream the process was started without (``>&-``): every write fails, as
+    writing to a closed descriptor does, so the command says it could not write."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
+def kept_going(stream):
+    """``stream`` (stderr) writing what its encoding cannot hold as ``\\u2020`` escapes (a
+    ``PYTHONIOENCODING=latin-1``): a note of progress is no reason to stop; a closed one
+    (``2>&-``) as the null device: nothing to say it to."""
+    if stream is None:
+        return open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's)
+    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
+        stream.reconfigure(errors="backslashreplace")
+    return stream
+
+
 def whole_stdout(stream):
-    """``stream`` (stdout) writing whole (`WholeWrites`), its encoding and buffering kept; as
-    it is where it has no descriptor (a test's)."""
+    """``stream`` (stdout) writing whole (`WholeWrites`), its encoding and buffering kept, what
+    the encoding cannot hold written as ``\\u2020`` escapes (a report made is not thrown away
+    for a ``±`` a ``PYTHONIOENCODING=latin-1`` cannot show), a surrogate of a file name not
+    UTF-8 as its byte where the stream takes them so; as it is where it has no descriptor (a
+    test's); `Closed` where there is none (``>&-``)."""
+    if stream is None:
+        return Closed()
     try:
         fd = stream.fileno()
         stream.flush()
     except (AttributeError, OSError, ValueError):
         return stream
+    errors = stream.errors if stream.errors == "surrogateescape" else "backslashreplace"
     return io.TextIOWrapper(WholeWrites(io.FileIO(fd, "w", closefd=False)),
-                            encoding=stream.encoding, errors=stream.errors,
+                            encoding=stream.encoding, errors=errors,
                             line_buffering=stream.line_buffering,
                             write_through=getattr(stream, "write_through", False))

@@ -42,3 +42,50 @@ def test_a_cold_compile_of_the_plain_game_compiles_each_engine_function_once(tmp
     assert "simulator.kernel.play.play_rounds" in compiled  # (it compiled here, not loaded)
     twice = {name: sigs for name, sigs in compiled.items() if len(sigs) > 1}
     assert not twice, twice
+
+
+def test_a_read_only_install_without_a_writable_home_caches_in_a_private_temporary_folder(
+        monkeypatch):
+    """An environment review: with the package's folders and the home read-only, every command
+    (--help too) ended in numba's "cannot cache function ...: no locator available" traceback.
+    The engine's functions, stamped as the engine, and any other, are cached in a folder of the
+    temporary one that the user alone owns."""
+    from numba.core import caching
+
+    from simulator import jit
+    from simulator.exact import dealer
+    from simulator.kernel import tally
+
+    nowhere = lambda self: "/proc/bjsim-no-cache"  # noqa: E731 (mkdir fails there, root too)
+    monkeypatch.setattr(caching.InTreeCacheLocator, "get_cache_path", nowhere)
+    monkeypatch.setattr(caching.UserWideCacheLocator, "get_cache_path", nowhere)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(caching.config, "CACHE_DIR", "")
+    folder = jit.private_folder()
+    assert folder and os.stat(folder).st_uid == os.getuid() and not os.stat(folder).st_mode & 0o077
+    engine = [f for f in vars(tally).values() if hasattr(f, "py_func")][0]
+    impl = caching.CompileResultCacheImpl(engine.py_func)
+    assert type(impl.locator) is jit._EngineTempCache
+    assert impl.locator.get_cache_path().startswith(folder)
+    assert impl.locator.get_source_stamp() == jit._STAMPS[Path(tally.__file__).resolve()]
+    analyzer = [f for f in vars(dealer).values() if hasattr(f, "py_func")][0]
+    assert type(caching.CompileResultCacheImpl(analyzer.py_func).locator) is jit._EngineTempCache
+    # any other function (none is compiled outside the two groups today): unstamped, there too
+    other = caching.CompileResultCacheImpl(private_folder_user).locator
+    assert type(other) is jit._TempCache and other.get_cache_path().startswith(folder)
+
+
+def private_folder_user():  # (a function of a file outside the engine's groups)
+    return 1
+
+
+def test_a_temporary_folder_of_another_users_is_not_used(monkeypatch, tmp_path):
+    from simulator import jit
+
+    monkeypatch.setattr(jit.tempfile, "gettempdir", lambda: str(tmp_path))
+    theirs = tmp_path / f"bjsim-numba-{os.getuid()}"
+    theirs.mkdir(mode=0o777)
+    os.chmod(theirs, 0o777)  # (anyone could have put code there)
+    assert jit.private_folder() is None
+    os.chmod(theirs, 0o700)
+    assert jit.private_folder() == str(theirs)

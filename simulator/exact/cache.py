@@ -43,8 +43,21 @@ def cache_dir() -> Path:
     """The cache folder (not created here)."""
     if os.environ.get(CACHE_ENV):
         return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "bjsim"
+    xdg = os.environ.get("XDG_CACHE_HOME", "")  # (a relative one ignored, as its spec says)
+    return Path(xdg if os.path.isabs(xdg) else os.path.join(_home(), ".cache")) / "bjsim"
+
+
+def _home() -> str:
+    """The user's home: ``$HOME``, or where it is empty or relative the account's."""
+    home = os.path.expanduser("~")
+    if not os.path.isabs(home):
+        try:
+            import pwd
+
+            home = pwd.getpwuid(os.getuid()).pw_dir
+        except (ImportError, KeyError):
+            home = tempfile.gettempdir()
+    return home
 
 
 @functools.cache
