@@ -52,6 +52,74 @@ def require_dask() -> None:
         ) from None
 
 
+# Which bjsim a worker runs, asked of every worker (`check_workers`): sent by value (its module
+# is none a worker imports), so that a worker without bjsim answers rather than dies unpickling.
+_PROBE = """
+def bjsim_code():
+    try:
+        import simulator
+        from simulator.source import sha256
+        return [simulator.__version__, sha256()]
+    except BaseException as err:  # (an answer, whatever went wrong)
+        return [None, f"{type(err).__name__}: {err}"]
+"""
+
+
+def _probe():
+    space = {"__name__": "bjsim_probe"}
+    exec(_PROBE, space)  # noqa: S102 (our own text, above)
+    return space["bjsim_code"]
+
+
+def _ours() -> str:
+    from simulator import __version__
+    from simulator.source import sha256
+
+    return f"this bjsim ({__version__}, source SHA-256 {sha256()[:16]}...)"
+
+
+def check_workers(client, scheduler: str, checked: set) -> None:
+    """Refuse (`ClusterError`) a worker of the cluster that runs other bjsim code than this
+    process (its source's SHA-256, `source.sha256`), or cannot import bjsim: its chunks would
+    not be this code's (a worker of another version had played a run, the result another,
+    its json naming this code), or it dies unpickling the first (the run had waited for ever).
+    ``checked``: the workers found right so far, not asked again."""
+    from simulator.source import sha256
+
+    answers = client.run(_probe(), on_error="return")
+    for worker, answer in sorted(answers.items()):
+        if worker in checked:
+            continue
+        if isinstance(answer, BaseException):
+            why = f"could not say which bjsim it runs ({type(answer).__name__}: {answer})"
+        elif answer[0] is None:
+            why = f"cannot import bjsim ({answer[1]})"
+        elif answer[1] != sha256():
+            why = f"runs other bjsim code ({answer[0]}, source SHA-256 {answer[1][:16]}...)"
+        else:
+            checked.add(worker)
+            continue
+        raise ClusterError(f"--scheduler {scheduler}: the Dask worker {worker} {why}: every "
+                           f"worker needs {_ours()}")
+
+
+class OtherCode(RuntimeError):
+    """A chunk sent to a worker that runs other bjsim code (`_checked`)."""
+
+
+def _checked(job, code: str, i: int):
+    """``job(i)`` on a worker, if it runs the code ``code`` (`source.sha256`) the run is of: a
+    worker that joined after `check_workers` asked is held to it too."""
+    from simulator.source import sha256
+
+    if sha256() != code:
+        from distributed import get_worker
+
+        raise OtherCode(f"the Dask worker {get_worker().address} runs other bjsim code (source "
+                        f"SHA-256 {sha256()[:16]}...)")
+    return job(i)
+
+
 def check_address(scheduler: str) -> str:
     """``"local"`` or a scheduler address like ``tcp://10.0.0.5:8786``; else `SchedulerError`."""
     s = str(scheduler).strip()
@@ -122,6 +190,11 @@ def _client(address: str):
 
     seconds = parse_timedelta(CONNECT_TIMEOUT, default="s")
     made: concurrent.futures.Future = concurrent.futures.Future()
+    # (a connection made, then no answer: something else listens there, as a dashboard)
+    silent = (f"something accepts connections there, but gave no Dask scheduler's answer in "
+              f"{CONNECT_TIMEOUT}: not a Dask scheduler? a scheduler's dashboard port (8787 by "
+              "default) is not its own (8786)")
+    connected = []
 
     def make():
         began = time.monotonic()
@@ -129,12 +202,14 @@ def _client(address: str):
         if reason is not None:
             made.set_exception(cannot(reason))
             return
+        connected.append(True)
         left = max(1.0, seconds - (time.monotonic() - began))  # (the whole wait: at most 20 s)
         try:
             made.set_result(Client(address, timeout=left))
             return
         except Exception as err:  # noqa: BLE001 - in a few words, without Dask's frames
-            failed = cannot(_reason(err, CONNECT_TIMEOUT))
+            reason = _reason(err, CONNECT_TIMEOUT)
+            failed = cannot(silent if reason == f"no answer in {CONNECT_TIMEOUT}" else reason)
         # The half-made client, held in a cycle by the error's frames, is collected here: left
         # to the collector, its __del__ had closed it inside another client's start, which
         # holds Dask's loop lock that its close takes: a deadlock (seen in the test suite).
@@ -145,7 +220,7 @@ def _client(address: str):
     try:  # (a little longer than Dask's own timeout, whose error says more)
         return made.result(timeout=seconds + 2)
     except TimeoutError:
-        raise cannot(f"no answer in {CONNECT_TIMEOUT}") from None
+        raise cannot(silent if connected else f"no answer in {CONNECT_TIMEOUT}") from None
     finally:  # gave up (no answer in time, Ctrl-C): a client made later is closed
         if not made.done():
             made.add_done_callback(_close_late)
@@ -265,6 +340,8 @@ def _failure(err: BaseException, scheduler: str, chunk: int | None = None) -> Cl
     from distributed.scheduler import KilledWorker
 
     where = f"--scheduler {scheduler}"
+    if isinstance(err, OtherCode):
+        return ClusterError(f"{where}: {err}: every worker needs {_ours()}")
     if isinstance(err, KilledWorker):
         which = f"chunk {chunk}" if chunk is not None else "a chunk"
         return ClusterError(f"{where}: {which} was being played by each of "
@@ -323,18 +400,29 @@ def _run(client, job, todo, scheduler, timing, late, say):
     """`iter_jobs` on a connected ``client``."""
     from distributed import wait
 
+    from simulator.source import sha256
+
     pending: dict = {}  # key -> (future, chunk index)
     tries: dict = {}  # key -> fetches of a finished chunk's result that ran out of time
     stops = DeferredStops()  # (as the threads' runner: a stop raised between chunks)
     run_id = uuid.uuid4().hex[:12]
     upcoming = next(todo, None)
-    threads, looked, idle = 0, 0.0, False
+    threads, looked, idle, waiting = 0, 0.0, False, None
+    checked: set = set()  # the workers found to run this code
 
     def look():
-        nonlocal threads, looked, idle
+        nonlocal threads, looked, idle, waiting
+        before = threads
         threads, looked = cluster_threads(client), time.monotonic()
+        if threads and threads != before:  # (workers joined or left: any new one asked)
+            check_workers(client, scheduler, checked)
         if timing is not None:
             timing["threads"] = max(threads, timing.get("threads", 0))
+            if threads == 0 and waiting is None:  # (a wait for a worker: the cluster is not
+                waiting = time.perf_counter()  # ready, and a run's speed leaves it out)
+            elif threads and waiting is not None:
+                timing["startup"] = timing.get("startup", 0.0) + time.perf_counter() - waiting
+                waiting = None
         if threads == 0 and not idle and say is not None:
             say(f"the Dask cluster at {client.scheduler.address} has no worker: the run waits "
                 f"for one (dask worker {client.scheduler.address})")
@@ -348,8 +436,8 @@ def _run(client, job, todo, scheduler, timing, late, say):
             if pending and upcoming - min(i for _, i in pending.values()) >= lookahead:
                 return
             future = client.submit(
-                job, upcoming, key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False
-            )
+                _checked, job, sha256(), upcoming, key=f"bjsim-chunk-{run_id}-{upcoming}",
+                pure=False)
             pending[future.key] = (future, upcoming)
             upcoming = next(todo, None)
 

@@ -235,7 +235,10 @@ def not_a_scheduler(reply: bytes | None):
 
 
 @pytest.mark.parametrize("reply, reason", [
-    (None, "no answer in 1s"),  # waited for ever: a read in Dask's handshake has no timeout
+    # waited for ever: a read in Dask's handshake has no timeout; a connection made, so not a
+    # scheduler, as a dashboard's port is not
+    (None, "something accepts connections there, but gave no Dask scheduler's answer in 1s: "
+     "not a Dask scheduler?"),
     # read as a frame's length: numpy's ArrayMemoryError, a traceback
     (b"HTTP/1.0 400 Bad request\r\n\r\n<html>bad</html>\n",
      "not a Dask scheduler? its answer could not be read: "),
@@ -624,8 +627,11 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
     class Client:
         scheduler = types.SimpleNamespace(address="tcp://fake:1")
 
-        def submit(self, job, i, key, pure):
-            return Future(key, job(i), lost=3 if i == 1 else 0)
+        def submit(self, fn, *args, key, pure):  # (the chunk checked: `D._checked`)
+            return Future(key, fn(*args), lost=3 if args[-1] == 1 else 0)
+
+        def run(self, fn, on_error):  # (one worker, of this code: `D.check_workers`)
+            return {"tcp://fake:2": fn()}
 
         def cancel(self, futures):
             pass
@@ -675,3 +681,74 @@ def test_a_precision_run_stopped_by_a_cluster_failure_is_not_said_interrupted():
     assert precision_text(p, stopped_how({})).endswith("NOT met (interrupted): ±0.0500%")
     assert precision_text(p, True).endswith("NOT met (interrupted): ±0.0500%")
     assert "(stopped at --max-rounds 1,000,000,000)" in precision_text(p, False)
+
+
+class _Workers:
+    """A client whose ``run`` calls the function as each worker would, or gives its answer."""
+
+    def __init__(self, answers):
+        self.answers = answers
+
+    def run(self, fn, on_error="raise"):
+        assert on_error == "return"
+        return {w: fn() if a is None else a for w, a in self.answers.items()}
+
+
+def test_a_worker_of_other_code_or_none_is_refused_by_name():
+    """A Dask review: a worker running another bjsim played the run (another result, its json
+    naming this code); one that could not import bjsim died on its first chunk and the run
+    waited for ever. Each worker is asked which bjsim it runs (by a function sent by value, so
+    that one without bjsim answers), and the run refused naming it."""
+    from distributed.protocol.pickle import dumps
+
+    from simulator.source import sha256
+
+    probe = D._probe()
+    assert probe() == [__import__("simulator").__version__, sha256()]
+    # (by value: its code in the pickle, no module of bjsim's named for a worker to import)
+    data = dumps(probe)
+    assert b"bjsim_code" in data and b"simulator.distributed" not in data
+    checked: set = set()
+    D.check_workers(_Workers({"tcp://a:1": None}), "tcp://s:8786", checked)
+    assert checked == {"tcp://a:1"}
+    for answer, words in (([None, "ModuleNotFoundError: No module named 'simulator'"],
+                           "cannot import bjsim (ModuleNotFoundError: No module named "
+                           "'simulator')"),
+                          (["0.1.9", "ab" * 32], "runs other bjsim code (0.1.9, source SHA-256 "
+                           "abababababababab...)"),
+                          (OSError("gone"), "could not say which bjsim it runs (OSError: gone)")):
+        with pytest.raises(D.ClusterError) as err:
+            D.check_workers(_Workers({"tcp://a:1": None, "tcp://b:2": answer}), "tcp://s:8786",
+                            checked)
+        assert str(err.value) == (f"--scheduler tcp://s:8786: the Dask worker tcp://b:2 {words}: "
+                                  f"every worker needs {D._ours()}")
+
+
+def test_a_chunk_sent_to_a_worker_of_other_code_is_not_played(monkeypatch):
+    import distributed
+
+    from simulator import source
+
+    monkeypatch.setattr(distributed, "get_worker", lambda: types.SimpleNamespace(
+        address="tcp://late:3"))
+    assert D._checked(lambda i: i * 2, source.sha256(), 21) == 42
+    with pytest.raises(D.OtherCode, match="the Dask worker tcp://late:3 runs other bjsim code"):
+        D._checked(lambda i: i * 2, "0" * 64, 21)
+    failed = D._failure(D.OtherCode("the Dask worker tcp://late:3 runs other bjsim code"), "x")
+    assert isinstance(failed, D.ClusterError) and "every worker needs this bjsim" in str(failed)
+
+
+def test_a_port_that_answers_no_dask_is_said_to_be_no_scheduler(monkeypatch):
+    # the dashboard's port (8787): "cannot connect (no answer in 20s)", no hint
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(5)
+    port = server.getsockname()[1]
+    monkeypatch.setattr(D, "CONNECT_TIMEOUT", "2s")
+    try:
+        with pytest.raises(D.SchedulerError) as err:
+            D._client(f"tcp://127.0.0.1:{port}")
+    finally:
+        server.close()
+    assert "something accepts connections there, but gave no Dask scheduler's answer in 2s: " \
+        "not a Dask scheduler? a scheduler's dashboard port (8787 by default)" in str(err.value)
