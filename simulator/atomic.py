@@ -4,6 +4,7 @@ finds the old file or the new one whole, and a failed write leaves no temporary 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import tempfile
@@ -30,7 +31,11 @@ def _prefix(name: str) -> str:
     """The temporary file's name before `tempfile.mkstemp`'s 8 characters and ``.tmp``: ``name.``,
     cut to fit the 255 bytes a file's name may have (a legal name of 243 to 255 bytes had made
     one too long)."""
-    return os.fsdecode(os.fsencode(name)[:242]) + "."
+    raw = os.fsencode(name)
+    if len(raw) <= 242:
+        return name + "."
+    # (cut, with a hash of the whole name: two long names alike at the start stay apart)
+    return os.fsdecode(raw[:225]) + "-" + hashlib.sha256(raw).hexdigest()[:16] + "."
 
 
 def leftovers(path) -> list[str]:

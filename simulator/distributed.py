@@ -52,7 +52,7 @@ def require_dask() -> None:
         ) from None
 
 
-# Which bjsim a worker runs, asked of every worker (`check_workers`): sent by value (its module
+# Which bjsim a worker runs, asked of every worker (`Asker`): sent by value (its module
 # is none a worker imports), so that a worker without bjsim answers rather than dies unpickling.
 _PROBE = """
 def bjsim_code():
@@ -78,29 +78,54 @@ def _ours() -> str:
     return f"this bjsim ({__version__}, source SHA-256 {sha256()[:16]}...)"
 
 
-def check_workers(client, scheduler: str, checked: set) -> None:
-    """Refuse (`ClusterError`) a worker of the cluster that runs other bjsim code than this
-    process (its source's SHA-256, `source.sha256`), or cannot import bjsim: its chunks would
-    not be this code's (a worker of another version had played a run, the result another,
-    its json naming this code), or it dies unpickling the first (the run had waited for ever).
-    ``checked``: the workers found right so far, not asked again."""
-    from simulator.source import sha256
+class Asker:
+    """Each worker of the cluster asked, once, which bjsim it runs (`_probe`, a task bound to
+    it: a worker that does not answer holds nothing up, nor a stop); a run sends no chunk
+    until one has answered right (`checked`). A worker of other bjsim code than this process
+    (its source's SHA-256, `source.sha256`), or none, is refused (`ClusterError`): its chunks
+    would not be this code's (a worker of another version had played a run, the result
+    another, its json naming this code), or it dies unpickling the first (the run had waited
+    for ever). One that cannot answer (leaving, or not yet ready) is asked again later."""
 
-    answers = client.run(_probe(), on_error="return")
-    for worker, answer in sorted(answers.items()):
-        if worker in checked:
-            continue
-        if isinstance(answer, BaseException):
-            why = f"could not say which bjsim it runs ({type(answer).__name__}: {answer})"
-        elif answer[0] is None:
-            why = f"cannot import bjsim ({answer[1]})"
-        elif answer[1] != sha256():
-            why = f"runs other bjsim code ({answer[0]}, source SHA-256 {answer[1][:16]}...)"
-        else:
-            checked.add(worker)
-            continue
-        raise ClusterError(f"--scheduler {scheduler}: the Dask worker {worker} {why}: every "
-                           f"worker needs {_ours()}")
+    def __init__(self, client, scheduler: str):
+        self.client, self.scheduler = client, scheduler
+        self.checked: set = set()
+        self.asked: dict = {}  # worker -> the Dask future of its answer
+        self.tag, self.n = uuid.uuid4().hex[:12], 0
+
+    def look(self, workers) -> None:
+        """Ask the ``workers`` not asked yet; judge the answers come."""
+        from simulator.source import sha256
+
+        for worker in sorted(set(workers) - self.checked - set(self.asked)):
+            self.n += 1
+            self.asked[worker] = self.client.submit(
+                _probe(), key=f"bjsim-which-{self.tag}-w{self.n}", workers=[worker],
+                allow_other_workers=False, pure=False)
+        for worker, answer in sorted(self.asked.items()):
+            if not answer.done():
+                continue
+            del self.asked[worker]
+            try:  # (its answer lost with it: none, asked again while it is there)
+                said = answer.result(timeout=FETCH_WAIT) if answer.status == "finished" else None
+            except Exception:  # noqa: BLE001
+                said = None
+            if not isinstance(said, list):  # (no answer: asked again while it is there)
+                continue
+            if said[0] is None:
+                why = f"cannot import bjsim ({said[1]})"
+            elif said[1] != sha256():
+                why = f"runs other bjsim code ({said[0]}, source SHA-256 {said[1][:16]}...)"
+            else:
+                self.checked.add(worker)
+                continue
+            raise ClusterError(f"--scheduler {self.scheduler}: the Dask worker {worker} {why}: "
+                               f"every worker needs {_ours()}")
+
+    def close(self) -> None:
+        """The questions not answered, cancelled (the run is over)."""
+        with contextlib.suppress(Exception):
+            self.client.cancel(list(self.asked.values()))
 
 
 class OtherCode(RuntimeError):
@@ -109,7 +134,7 @@ class OtherCode(RuntimeError):
 
 def _checked(job, code: str, i: int):
     """``job(i)`` on a worker, if it runs the code ``code`` (`source.sha256`) the run is of: a
-    worker that joined after `check_workers` asked is held to it too."""
+    worker given a chunk before `Asker` has its answer is held to it too."""
     from simulator.source import sha256
 
     if sha256() != code:
@@ -191,8 +216,8 @@ def _client(address: str):
     seconds = parse_timedelta(CONNECT_TIMEOUT, default="s")
     made: concurrent.futures.Future = concurrent.futures.Future()
     # (a connection made, then no answer: something else listens there, as a dashboard)
-    silent = (f"something accepts connections there, but gave no Dask scheduler's answer in "
-              f"{CONNECT_TIMEOUT}: not a Dask scheduler? a scheduler's dashboard port (8787 by "
+    silent = (f"no Dask scheduler's answer in {CONNECT_TIMEOUT}, though something accepts "
+              "connections there: not a Dask scheduler? a scheduler's dashboard port (8787 by "
               "default) is not its own (8786)")
     connected = []
 
@@ -304,12 +329,15 @@ class ClusterError(RuntimeError):
 
 
 THREADS_POLL = 1.0  # seconds between looks at the cluster's worker threads (one round trip)
+ASK_POLL = 0.05  # ... until a worker has said it runs this code (`Asker`)
+ASK_WAIT = 10.0  # seconds without such a worker before stderr says the run waits for one
 
 
-def cluster_threads(client) -> int:
-    """The worker threads of the cluster (0: no worker), as its scheduler last said; asked at
-    most every `THREADS_POLL` seconds by `iter_jobs`."""
-    return int(client.scheduler_info(n_workers=0).get("total_threads", 0) or 0)
+def cluster_workers(client) -> tuple[int, list]:
+    """The worker threads of the cluster (0: no worker) and its workers' addresses, as its
+    scheduler last said; asked at most every `THREADS_POLL` seconds by `iter_jobs`."""
+    info = client.scheduler_info(n_workers=-1)
+    return int(info.get("total_threads", 0) or 0), list(info.get("workers", {}))
 
 
 @contextlib.contextmanager
@@ -408,19 +436,18 @@ def _run(client, job, todo, scheduler, timing, late, say):
     run_id = uuid.uuid4().hex[:12]
     upcoming = next(todo, None)
     threads, looked, idle, waiting = 0, 0.0, False, None
-    checked: set = set()  # the workers found to run this code
+    asker = Asker(client, scheduler)
 
     def look():
         nonlocal threads, looked, idle, waiting
-        before = threads
-        threads, looked = cluster_threads(client), time.monotonic()
-        if threads and threads != before:  # (workers joined or left: any new one asked)
-            check_workers(client, scheduler, checked)
+        threads, workers = cluster_workers(client)
+        looked = time.monotonic()
+        asker.look(workers)
         if timing is not None:
             timing["threads"] = max(threads, timing.get("threads", 0))
             if threads == 0 and waiting is None:  # (a wait for a worker: the cluster is not
                 waiting = time.perf_counter()  # ready, and a run's speed leaves it out)
-            elif threads and waiting is not None:
+            elif threads and waiting is not None and asker.checked:
                 timing["startup"] = timing.get("startup", 0.0) + time.perf_counter() - waiting
                 waiting = None
         if threads == 0 and not idle and say is not None:
@@ -430,6 +457,8 @@ def _run(client, job, todo, scheduler, timing, late, say):
 
     def fill():
         nonlocal upcoming
+        if not asker.checked:  # (no chunk before a worker has said it runs this code)
+            return
         in_flight = max(2, IN_FLIGHT_PER_WORKER * threads)
         lookahead = lookahead_for(in_flight)
         while upcoming is not None and len(pending) < in_flight:
@@ -441,18 +470,27 @@ def _run(client, job, todo, scheduler, timing, late, say):
             pending[future.key] = (future, upcoming)
             upcoming = next(todo, None)
 
+    began, told = time.monotonic(), False
     try:
         look()
         fill()
-        while pending:
+        while pending or upcoming is not None:
             if stops.noted:
                 if say is not None and stops.stopping():  # (the fetch may take up to KEEP_WAIT)
                     say("stopping: no new chunk starts; the chunks finished on the cluster are "
                         "being fetched, to be kept, and the others cancelled")
                 stops.deliver()
-            if time.monotonic() - looked >= THREADS_POLL:
+            if time.monotonic() - looked >= (THREADS_POLL if asker.checked else ASK_POLL):
                 look()
                 fill()
+            if not pending:  # (no worker has said yet that it runs this code)
+                if not told and threads and time.monotonic() - began > ASK_WAIT and say:
+                    told = True
+                    say(f"no Dask worker of the cluster at {client.scheduler.address} has said "
+                        f"which bjsim it runs in {ASK_WAIT:.0f} s: the run waits for one that "
+                        "does")
+                time.sleep(ASK_POLL)
+                continue
             try:
                 done = wait([f for f, _ in pending.values()], timeout=STOP_POLL,
                             return_when="FIRST_COMPLETED").done
@@ -488,6 +526,9 @@ def _run(client, job, todo, scheduler, timing, late, say):
                     stops.resume()
                     future.release()
     finally:  # (a signal meanwhile is still noted, and handed on at the end)
+        asker.close()
+        if waiting is not None and timing is not None:  # (a stop while no worker was there)
+            timing["startup"] = timing.get("startup", 0.0) + time.perf_counter() - waiting
         if pending:
             _keep_finished(client, pending, late)
         stops.deliver()

@@ -81,16 +81,26 @@ class _EngineUserWideCache(_EngineStamp, caching.UserWideCacheLocator):
 
 def private_folder() -> str | None:
     """A folder of the system's temporary one that this user alone owns and writes
-    (``bjsim-numba-UID``), made if missing; None where there is none such (another user's of
-    that name: its cached code is not loaded)."""
+    (``bjsim-numba-UID``), made if missing; where that name is another user's (its cached code
+    is not loaded), or cannot be made, one made afresh for this process; None where none can."""
     path = os.path.join(tempfile.gettempdir(), f"bjsim-numba-{os.getuid()}")
     try:
         os.makedirs(path, mode=0o700, exist_ok=True)
         st = os.lstat(path)
     except OSError:
-        return None
+        return _own_folder()
     ours = stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
-    return path if ours and not st.st_mode & 0o022 else None
+    return path if ours and not st.st_mode & 0o022 else _own_folder()
+
+
+@functools.cache
+def _own_folder() -> str | None:
+    """Where the folder of that name is another's: one made afresh for this process (its cache
+    lasts the process), rather than no cache and numba's error; None where none can be made."""
+    try:
+        return tempfile.mkdtemp(prefix=f"bjsim-numba-{os.getuid()}-")
+    except OSError:
+        return None
 
 
 class _TempCache(caching.InTreeCacheLocator):

@@ -1,7 +1,6 @@
 """The standard streams of the command line: stdout's every write written whole, or an error (a
 closed pipe's, a closed stream's); what an encoding cannot hold escaped, not an error."""
 
-import contextlib
 import errno
 import io
 import os
@@ -37,13 +36,11 @@ class Closed(io.TextIOBase):
 
 
 def kept_going(stream):
-    """``stream`` (stderr) writing what its encoding cannot hold as ``\\u2020`` escapes (a
-    ``PYTHONIOENCODING=latin-1``): a note of progress is no reason to stop; a closed one
-    (``2>&-``) as the null device: nothing to say it to."""
+    """``stream`` (stderr), or where the process was started without it (``2>&-``) the null
+    device: nothing to say the progress to is no reason to stop. (Python's stderr writes what
+    its encoding cannot hold as escapes already.)"""
     if stream is None:
         return open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's)
-    with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
-        stream.reconfigure(errors="backslashreplace")
     return stream
 
 
@@ -60,7 +57,9 @@ def whole_stdout(stream):
         stream.flush()
     except (AttributeError, OSError, ValueError):
         return stream
-    errors = stream.errors if stream.errors == "surrogateescape" else "backslashreplace"
+    explicit = ":" in os.environ.get("PYTHONIOENCODING", "")  # (PYTHONIOENCODING=x:strict)
+    errors = stream.errors if explicit or stream.errors == "surrogateescape" \
+        else "backslashreplace"
     return io.TextIOWrapper(WholeWrites(io.FileIO(fd, "w", closefd=False)),
                             encoding=stream.encoding, errors=errors,
                             line_buffering=stream.line_buffering,

@@ -80,12 +80,21 @@ def private_folder_user():  # (a function of a file outside the engine's groups)
 
 
 def test_a_temporary_folder_of_another_users_is_not_used(monkeypatch, tmp_path):
+    """Its cached code is not loaded: a folder made afresh for the process is used instead
+    (None had been numba's traceback again, for anyone who made the folder first)."""
     from simulator import jit
 
     monkeypatch.setattr(jit.tempfile, "gettempdir", lambda: str(tmp_path))
+    jit._own_folder.cache_clear()
     theirs = tmp_path / f"bjsim-numba-{os.getuid()}"
-    theirs.mkdir(mode=0o777)
-    os.chmod(theirs, 0o777)  # (anyone could have put code there)
-    assert jit.private_folder() is None
-    os.chmod(theirs, 0o700)
+    theirs.mkdir(mode=0o700)
     assert jit.private_folder() == str(theirs)
+    os.chmod(theirs, 0o777)  # (anyone could have put code there)
+    own = jit.private_folder()
+    assert own != str(theirs) and Path(own).parent == tmp_path
+    assert os.stat(own).st_uid == os.getuid() and not os.stat(own).st_mode & 0o077
+    if os.getuid() == 0:  # (another user's, where this one can make it so)
+        os.chmod(theirs, 0o700)
+        os.chown(theirs, 65534, 65534)
+        assert jit.private_folder() == own
+    jit._own_folder.cache_clear()

@@ -237,7 +237,7 @@ def not_a_scheduler(reply: bytes | None):
 @pytest.mark.parametrize("reply, reason", [
     # waited for ever: a read in Dask's handshake has no timeout; a connection made, so not a
     # scheduler, as a dashboard's port is not
-    (None, "something accepts connections there, but gave no Dask scheduler's answer in 1s: "
+    (None, "no Dask scheduler's answer in 1s, though something accepts connections there: "
      "not a Dask scheduler?"),
     # read as a frame's length: numpy's ArrayMemoryError, a traceback
     (b"HTTP/1.0 400 Bad request\r\n\r\n<html>bad</html>\n",
@@ -624,14 +624,15 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
         def release(self):
             pass
 
+        def done(self):
+            return True
+
     class Client:
         scheduler = types.SimpleNamespace(address="tcp://fake:1")
 
-        def submit(self, fn, *args, key, pure):  # (the chunk checked: `D._checked`)
-            return Future(key, fn(*args), lost=3 if args[-1] == 1 else 0)
-
-        def run(self, fn, on_error):  # (one worker, of this code: `D.check_workers`)
-            return {"tcp://fake:2": fn()}
+        def submit(self, fn, *args, key, pure, **where):  # (the chunk checked: `D._checked`;
+            # the question to the one worker, of this code: `D.Asker`)
+            return Future(key, fn(*args), lost=3 if args and args[-1] == 1 else 0)
 
         def cancel(self, futures):
             pass
@@ -640,7 +641,7 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
         return types.SimpleNamespace(done={f for f in futures if f.status == "finished"})
 
     monkeypatch.setattr(distributed, "wait", wait)
-    monkeypatch.setattr(D, "cluster_threads", lambda client: 1)
+    monkeypatch.setattr(D, "cluster_workers", lambda client: (1, ["tcp://fake:2"]))
     monkeypatch.setattr(D, "FETCH_WAIT", 0.01)
     waits: list = []
     got = list(D._run(Client(), lambda i: (i, 1, i), iter(range(4)), "tcp://fake:1", None, None,
@@ -684,21 +685,39 @@ def test_a_precision_run_stopped_by_a_cluster_failure_is_not_said_interrupted():
 
 
 class _Workers:
-    """A client whose ``run`` calls the function as each worker would, or gives its answer."""
+    """A client whose ``submit`` to a worker calls the function as the worker would, or gives
+    its answer, or fails (an exception), or never answers (``"hang"``)."""
 
     def __init__(self, answers):
         self.answers = answers
 
-    def run(self, fn, on_error="raise"):
-        assert on_error == "return"
-        return {w: fn() if a is None else a for w, a in self.answers.items()}
+    def submit(self, fn, key, workers, allow_other_workers, pure):
+        assert not allow_other_workers and not pure
+        (worker,) = workers
+        answer = self.answers[worker]
+        status = ("pending" if answer == "hang" else "error"
+                  if isinstance(answer, BaseException) else "finished")
+        value = fn() if answer is None else answer
+        return types.SimpleNamespace(done=lambda: status != "pending", status=status,
+                                     result=lambda timeout: value)
+
+
+def _judged(asker, workers, wait=5.0):
+    """``asker.look(workers)`` until every worker's answer has come (or ``wait`` seconds)."""
+    end = time.monotonic() + wait
+    asker.look(workers)
+    while time.monotonic() < end and any(w in asker.asked for w in workers
+                                         if w != "tcp://stuck:9"):
+        time.sleep(0.01)
+        asker.look(workers)
 
 
 def test_a_worker_of_other_code_or_none_is_refused_by_name():
     """A Dask review: a worker running another bjsim played the run (another result, its json
     naming this code); one that could not import bjsim died on its first chunk and the run
     waited for ever. Each worker is asked which bjsim it runs (by a function sent by value, so
-    that one without bjsim answers), and the run refused naming it."""
+    that one without bjsim answers), on a thread (one that never answers holds nothing up), and
+    the run refused naming a worker of other code or none."""
     from distributed.protocol.pickle import dumps
 
     from simulator.source import sha256
@@ -708,18 +727,19 @@ def test_a_worker_of_other_code_or_none_is_refused_by_name():
     # (by value: its code in the pickle, no module of bjsim's named for a worker to import)
     data = dumps(probe)
     assert b"bjsim_code" in data and b"simulator.distributed" not in data
-    checked: set = set()
-    D.check_workers(_Workers({"tcp://a:1": None}), "tcp://s:8786", checked)
-    assert checked == {"tcp://a:1"}
+    asker = D.Asker(_Workers({"tcp://a:1": None, "tcp://stuck:9": "hang",
+                              "tcp://gone:3": OSError("gone")}), "tcp://s:8786")
+    _judged(asker, ["tcp://a:1", "tcp://stuck:9", "tcp://gone:3"])
+    # right: checked; no answer yet, or none (leaving): not refused, asked again later
+    assert asker.checked == {"tcp://a:1"} and set(asker.asked) == {"tcp://stuck:9"}
     for answer, words in (([None, "ModuleNotFoundError: No module named 'simulator'"],
                            "cannot import bjsim (ModuleNotFoundError: No module named "
                            "'simulator')"),
                           (["0.1.9", "ab" * 32], "runs other bjsim code (0.1.9, source SHA-256 "
-                           "abababababababab...)"),
-                          (OSError("gone"), "could not say which bjsim it runs (OSError: gone)")):
+                           "abababababababab...)")):
+        asker = D.Asker(_Workers({"tcp://a:1": None, "tcp://b:2": answer}), "tcp://s:8786")
         with pytest.raises(D.ClusterError) as err:
-            D.check_workers(_Workers({"tcp://a:1": None, "tcp://b:2": answer}), "tcp://s:8786",
-                            checked)
+            _judged(asker, ["tcp://a:1", "tcp://b:2"])
         assert str(err.value) == (f"--scheduler tcp://s:8786: the Dask worker tcp://b:2 {words}: "
                                   f"every worker needs {D._ours()}")
 
@@ -750,5 +770,5 @@ def test_a_port_that_answers_no_dask_is_said_to_be_no_scheduler(monkeypatch):
             D._client(f"tcp://127.0.0.1:{port}")
     finally:
         server.close()
-    assert "something accepts connections there, but gave no Dask scheduler's answer in 2s: " \
+    assert "no Dask scheduler's answer in 2s, though something accepts connections there: " \
         "not a Dask scheduler? a scheduler's dashboard port (8787 by default)" in str(err.value)

@@ -83,6 +83,23 @@ def test_a_relative_xdg_cache_home_is_not_used(tmp_path, monkeypatch):
     monkeypatch.delenv("BJSIM_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", "relcache")
     assert cache_dir().is_absolute() and "relcache" not in str(cache_dir())
-    monkeypatch.setenv("HOME", "")
+    import pwd
+
+    monkeypatch.setenv("HOME", "")  # (not "/": expanduser's reading of an empty one)
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert cache_dir().is_absolute() and cache_dir() != Path("/.cache/bjsim") or os.getuid() == 0
+    assert cache_dir() == Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache" / "bjsim"
+
+
+def test_two_long_names_alike_at_the_start_have_temporary_files_apart(tmp_path):
+    from simulator import atomic
+
+    a, b = "x" * 240 + "-one.json", "x" * 240 + "-two.json"
+    assert atomic._prefix(a) != atomic._prefix(b)
+    assert all(len(os.fsencode(atomic._prefix(n))) + 12 <= 255 for n in (a, b, "é" * 127))
+    assert atomic._prefix("short.json") == "short.json."
+
+
+def test_an_explicit_strict_encoding_is_kept(tmp_path):
+    # PYTHONIOENCODING=ascii:strict asks for an error rather than escapes: kept
+    r = bjsim(*RUN, cwd=tmp_path, env={"PYTHONIOENCODING": "cp437:strict"})
+    assert r.returncode != 0 and b"HOUSE EDGE" not in r.stdout

@@ -49,7 +49,7 @@ def cache_dir() -> Path:
 
 def _home() -> str:
     """The user's home: ``$HOME``, or where it is empty or relative the account's."""
-    home = os.path.expanduser("~")
+    home = os.environ.get("HOME", os.path.expanduser("~"))  # (an empty one: "/" to expanduser)
     if not os.path.isabs(home):
         try:
             import pwd

@@ -207,8 +207,8 @@ def _untaken_gain(fig: dict) -> str:
     if ins["taken"] or (ins["per_unit_staked"] or 0) <= 0:
         return ""
     if fig["strategy"] == OPTIMAL_NAME:
-        return (": a gain, untaken (--optimal takes no insurance, as published analyzers "
-                "headline it; the rules' derived basic strategy takes it: without --optimal)")
+        return (": a gain, which --optimal leaves untaken, as published analyzers do (the "
+                "rules' derived basic strategy, without --optimal, takes it)")
     return ": a gain this strategy leaves untaken"
 
 
