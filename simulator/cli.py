@@ -1087,7 +1087,7 @@ def refuse_an_option(ctx, param, option: str, path: str) -> None:
     value forgotten, the next option taken for it, a file so called written and the option
     lost), but where it is joined to its option (``--output=--quiet``, ``-o--quiet``: no option
     taken); ``./-q`` names such a file too."""
-    if not (path.startswith("-") and path.lstrip("-")[:1].isalpha()) or param is None:
+    if not looks_like_option(path) or param is None:
         return
     joined = {f"{o}={path}" if o.startswith("--") else f"{o}{path}" for o in param.opts}
     if not joined & set(ctx.meta.get(TYPED) or () if ctx is not None else ()):
@@ -1229,29 +1229,28 @@ def _plan_or_count_named(ctx, param, value):
     return value
 
 
-def _set_values(ctx, param, value):
-    """``--set``'s values, refusing one that is an option (``--set -n 10`` took ``-n`` for the
-    change and left ``10`` over, which click named alone), as `_vary_values` does."""
-    for v in value or ():
-        if v.startswith("--") or (v.startswith("-") and "=" not in v):
-            what = "an option, not KEY=VALUE" if v.lstrip("-")[:1].isalpha() else "not KEY=VALUE"
-            raise click.BadParameter(f"{v}: {what}: allowed KEY=VALUE after each --set, e.g. "
-                                     "--set decks=8", ctx, param)
-    return value
+def _not_options(what: str, allowed: str):
+    """A callback refusing a value of a KEY=VALUE option that is an option: ``--set -n 10`` or
+    ``--vary --rounds 1e5`` took the option for the change and left ``10`` over, which click
+    named alone. Any value that starts with ``-`` and holds no ``=`` (``-1`` too: not
+    ``what``), and any ``--``; a change's value after its ``=`` (``penetration=-1``) untouched."""
+    def check(ctx, param, value):
+        for v in value or ():
+            if v.startswith("--") or (v.startswith("-") and "=" not in v):
+                kind = f"an option, not {what}" if looks_like_option(v) else f"not {what}"
+                raise click.BadParameter(f"{v}: {kind}: allowed {allowed}", ctx, param)
+        return value
+    return check
 
 
-def _vary_values(ctx, param, value):
-    """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` or
-    ``--vary -n 1e5`` took the option for the variant and left ``1e5`` over, which click named
-    alone): any that starts with ``-`` and holds no ``=`` (``-1`` too: not a change), and any
-    ``--``. A change's value is after its ``=`` (``--vary penetration=-1``): untouched."""
-    for v in value or ():
-        if v.startswith("--") or (v.startswith("-") and "=" not in v):
-            what = "an option, not a change" if v.lstrip("-")[:1].isalpha() else "not a change"
-            raise click.BadParameter(
-                f"{v}: {what}: allowed KEY=VALUE[,KEY=VALUE...] after each --vary, e.g. "
-                "--vary decks=8", ctx, param)
-    return value
+def looks_like_option(text: str) -> bool:
+    """``-q``, ``--quiet``: a dash or two, then a letter (``-5.csv``, ``-1``: not)."""
+    return text.startswith("-") and text.lstrip("-")[:1].isalpha()
+
+
+_set_values = _not_options("KEY=VALUE", "KEY=VALUE after each --set, e.g. --set decks=8")
+_vary_values = _not_options("a change", "KEY=VALUE[,KEY=VALUE...] after each --vary, e.g. "
+                            "--vary decks=8")
 
 
 def given_value(ctx, name: str):
