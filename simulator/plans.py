@@ -426,22 +426,26 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
 
 def _blind_to_sevens(plan: CountingPlan) -> list[str]:
     """A line where ``plan``'s Super Sevens bet steps with a count that tells little of the
-    sevens left, on which alone the side bet's return turns: its tags' correlation with the
-    seven's alone (Pearson over the 13 ranks, `removal.correlation`, against 1 for the seven and
-    0 for the others) below 0.5."""
+    sevens left, on which alone the side bet's return turns, or that falls as they rise: its
+    tags' correlation with the sevens left (Pearson over the 13 ranks, `removal.correlation`,
+    against -1 for the seven and 0 for the others: a seven seen is one fewer left) below 0.5."""
     from simulator.exact.removal import correlation
 
     r = correlation(plan.count.tags, [0, 0, 0, 0, 0, 0, -1, 0, 0, 0])
     if r is not None and r >= 0.5:
         return []
     said = "none: its tags are the same for every card" if r is None else f"{r:+.2f}"
+    tells, follow = ("which tells little of the sevens left", "hardly the bet's return")
+    if r is not None and r <= -0.5:
+        tells, follow = ("which falls as the sevens left rise", "against the bet's return: "
+                         "it is bet most where the sevens left are fewest")
     return [f"{plan.source}: key 'super_sevens.steps' = {shown(plan.super_sevens.steps)}: the "
-            f"Super Sevens bet steps with the {plan.count.name} count, which tells little of the "
-            f"sevens left, on which the side bet's return turns (its tags' correlation with the "
-            f"seven's alone, each rank against whether it is a seven: {said}; the sevens "
-            "count's +1.00): its Super Sevens bets follow the count, hardly the bet's return "
-            f"(`bjsim exact --removal --count {plan.count.name}` gives its correlation with the "
-            "side bet's effects of removal)"]
+            f"Super Sevens bet steps with the {plan.count.name} count, {tells}, on which the "
+            f"side bet's return turns (its tags' correlation with the sevens left, each rank "
+            f"against -1 for a seven, a seven seen being one fewer left, and 0 for the others: "
+            f"{said}; the sevens count's +1.00): its Super Sevens bets follow the count, "
+            f"{follow} (`bjsim exact --removal --count {plan.count.name}` gives its correlation "
+            "with the side bet's effects of removal)"]
 
 
 def _alike(plan: CountingPlan, games) -> list[str]:

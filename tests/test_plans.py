@@ -258,13 +258,26 @@ def test_a_super_sevens_ramp_on_a_count_blind_to_the_sevens_is_warned_of(count, 
     assert _warnings(change) == [
         f"plan.toml: key 'super_sevens.steps' = [[3, 1]]: the Super Sevens bet steps with the "
         f"{count} count, which tells little of the sevens left, on which the side bet's return "
-        f"turns (its tags' correlation with the seven's alone, each rank against whether it is "
-        f"a seven: {r}; the sevens count's +1.00): its Super Sevens bets follow the count, "
-        f"hardly the bet's return (`bjsim exact --removal --count {count}` gives its "
-        "correlation with the side bet's effects of removal)"]
+        f"turns (its tags' correlation with the sevens left, each rank against -1 for a seven, "
+        f"a seven seen being one fewer left, and 0 for the others: {r}; the sevens count's "
+        f"+1.00): its Super Sevens bets follow the count, hardly the bet's return (`bjsim exact "
+        f"--removal --count {count}` gives its correlation with the side bet's effects of "
+        "removal)"]
     assert _warnings(change, Rules(super_sevens=False)) == []  # (no side bet: no such line)
     assert _warnings({"count": count, "super_sevens": {"base": 1}}) == []  # (no steps)
     assert _warnings(change | {"count": "sevens"}) == []
+
+
+def test_a_super_sevens_ramp_on_a_count_against_the_sevens_left_is_warned_of(tmp_path):
+    # A review: the sevens count's tags turned over (+12 a seven) track the sevens left exactly,
+    # but rise as they fall; the warning had said the count "tells little of the sevens left"
+    count = tmp_path / "turned.toml"
+    count.write_text('name = "turned"\ntags = [-1, -1, -1, -1, -1, -1, 12, -1, -1, -1]\n')
+    [line] = _warnings({"count": str(count), "super_sevens": {"base": 0, "steps": [[3, 1]]}})
+    assert ("the Super Sevens bet steps with the turned count, which falls as the sevens left "
+            "rise, on which the side bet's return turns" in line and ": -1.00; the sevens "
+            "count's +1.00): its Super Sevens bets follow the count, against the bet's return: "
+            "it is bet most where the sevens left are fewest" in line), line
 
 
 def test_a_step_or_wonging_within_reach_is_not_warned_of():
