@@ -66,6 +66,8 @@ SS_LINE_TEXT = {
 }
 
 
+# Beside simulate's Super Sevens interval: the report's is by the exact SD (assessment.figures).
+SS_SD_WORDS = "bjsim report gives the interval by the bet's exact SD, so a little different"
 UP_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
 
@@ -503,6 +505,9 @@ def _table(summary: dict, meta: dict) -> str:
         if ss.get("interval_note"):
             pm = f" ({ss['interval_note']})"
         w(f"SUPER SEVENS house edge (per unit staked): {_pct(ss['house_edge'])}{pm}\n")
+        if ss["se"] is not None and not ss.get("interval_note"):  # (as the house edge's line)
+            w(f"  95% confidence interval {_pct(-ss['ci95_high'])} to {_pct(-ss['ci95_low'])}; "
+              f"standard error {_pct(ss['se'])}, by the simulated bets' own SD ({SS_SD_WORDS})\n")
         note = meta.get("sevens_note")
         if note:
             w(f"  {note}\n")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulator import engine, reference, tally
+from simulator import engine, reference, report, tally
 from simulator.cli import cli
 from simulator.rules import Rules, rules_from_dict
 from simulator.strategy import load_strategy
@@ -296,6 +296,21 @@ def test_a_figure_with_no_bet_says_why_it_has_no_interval_and_keeps_every_key():
     assert count["counter_bets"] == 0 and count["counter_return"] is None
     assert count["counter_return_interval_note"] == (
         "no bet: the counter staked nothing on Super Sevens")
+
+
+def test_the_super_sevens_interval_says_it_is_95_percent_and_of_which_sd():
+    # A review: the headline's '± 1.869%' could be read as an SE (the house edge's has a line
+    # below it saying 95%), and the report's interval, by the exact SD, differs from it
+    table = run("simulate", "-n", "4M", "-q").stdout
+    lines = table.splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("SUPER SEVENS house edge"))
+    ss = json.loads(run("simulate", "-n", "4M", "-q", "-f", "json").stdout)["results"][
+        "super_sevens"]
+    assert ss["interval_note"] is None
+    low, high = (f"{100 * -ss[k]:.3f}%" for k in ("ci95_high", "ci95_low"))
+    assert lines[i + 1] == (f"  95% confidence interval {low} to {high}; standard error "
+                            f"{100 * ss['se']:.3f}%, by the simulated bets' own SD ("
+                            f"{report.SS_SD_WORDS})")
 
 
 def test_a_run_too_short_says_so_instead_of_an_interval():
