@@ -35,13 +35,51 @@ class Closed(io.TextIOBase):
         raise OSError(errno.EBADF, "it is closed")
 
 
+class Unfailing(io.TextIOBase):
+    """stderr, whose writes that fail (a full disk's, a gone reader's) are dropped with the rest
+    after them: progress and notes are not the result, which is not lost for them."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self):
+        return self.stream.encoding
+
+    @property
+    def errors(self):
+        return self.stream.errors
+
+    def write(self, text) -> int:
+        try:
+            self.stream.write(text)
+        except OSError:
+            self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError:
+            self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def kept_going(stream):
-    """``stream`` (stderr), or where the process was started without it (``2>&-``) the null
-    device: nothing to say the progress to is no reason to stop. (Python's stderr writes what
-    its encoding cannot hold as escapes already.)"""
+    """``stream`` (stderr) whose failed writes are dropped (`Unfailing`), or where the process
+    was started without it (``2>&-``) the null device: nothing to say the progress to is no
+    reason to stop. (Python's stderr writes what its encoding cannot hold as escapes already.)"""
     if stream is None:
         return open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (the process's)
-    return stream
+    return Unfailing(stream)
 
 
 def whole_stdout(stream):

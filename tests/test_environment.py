@@ -5,10 +5,13 @@ line naming the problem; never a traceback or a run thrown away."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ["simulate", "-n", "1000", "--chunk-rounds", "1000"]
@@ -29,6 +32,20 @@ def test_closed_stderr_keeps_the_result(tmp_path):
                            env={**os.environ, "PYTHONPATH": str(ROOT)},
                            preexec_fn=lambda: os.close(2))
     assert r.returncode == 0 and "HOUSE EDGE" in out.read_text()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"),
+                    reason="needs /dev/full, the device that refuses every write (Linux only)")
+def test_a_stderr_that_cannot_be_written_keeps_the_result(tmp_path):
+    # `2>/dev/full` (a full log disk): simulate's first note raised, the run died with nothing
+    # written, exit 1; compare's too; where only the last line failed, a written result exit 1
+    for args in ([*RUN, "-f", "json"], ["compare", "--vary", "decks=8", "-n", "1000", "-f",
+                                        "json"], ["count", "-n", "1000", "-f", "json"]):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([sys.executable, "-m", "simulator", *args], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=full, timeout=300,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert r.returncode == 0 and json.loads(r.stdout)["bjsim"], args
 
 
 def test_closed_stdout_is_an_error_not_a_silent_exit(tmp_path):
