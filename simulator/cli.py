@@ -2938,8 +2938,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         if plot_path is not None:
             from simulator.report import stopped_how
 
-            compare_report.plot(result.stats, plot_path,
-                                result.partial and stopped_how(result.meta))
+            try:
+                compare_report.plot(result.stats, plot_path,
+                                    result.partial and stopped_how(result.meta))
+            except ValueError as err:  # (after the run: as an output not written, exit 1)
+                if failed is not None:
+                    failed.show()
+                failed = OutputError(str(err))
     _closing(ctx, result.messages, result.partial, failed, result.failure)
 
 

@@ -543,9 +543,18 @@ def test_plot_needs_a_suffix_matplotlib_writes(tmp_path, name):
     assert list(tmp_path.iterdir()) == []
 
 
+def _output_error(result, words: str) -> None:
+    """Exit code 1 (an output not written after the run: not the user's mistake), the report
+    on stdout all the same, the last line of stderr ``Error: words``."""
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output and "house edge" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == f"Error: {words}"
+
+
 def test_a_plot_matplotlib_cannot_write_is_one_line(tmp_path, monkeypatch):
     # --plot x.pgf with no LaTeX installed ended in a traceback (RuntimeError: 'xelatex' not
-    # found) after the whole run: any error of matplotlib's writer is said as an OSError is
+    # found) after the whole run: any error of matplotlib's writer is said as an OSError is;
+    # then exit 2, as a mistake of the user's: 1 (a scripter's review), as -o's
     import shutil
 
     from matplotlib.figure import Figure
@@ -553,7 +562,8 @@ def test_a_plot_matplotlib_cannot_write_is_one_line(tmp_path, monkeypatch):
     if not any(shutil.which(tex) for tex in ("xelatex", "pdflatex", "lualatex")):
         path = tmp_path / "x.pgf"
         result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
-        assert_user_error(result, f"--plot {path}: cannot write: 'xelatex' not found")
+        assert result.exit_code == 1 and f"--plot {path}: cannot write: 'xelatex' not found" \
+            in result.stderr.strip().splitlines()[-1]
         assert list(tmp_path.iterdir()) == []
 
     def fails(self, fname, **_k):
@@ -564,8 +574,13 @@ def test_a_plot_matplotlib_cannot_write_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setattr(Figure, "savefig", fails)
     path = tmp_path / "y.svg"
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
-    assert_user_error(result, f"--plot {path}: cannot write: the writer failed")
+    _output_error(result, f"--plot {path}: cannot write: the writer failed")
     assert "second line" not in result.stderr and not path.exists()
+    out = tmp_path / "out.txt"  # -o written, the plot not: exit 1 all the same
+    result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path), "-o", str(out))
+    assert result.exit_code == 1 and "house edge" in out.read_text()
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"Error: --plot {path}: cannot write: the writer failed")
 
 
 def test_plot_without_matplotlib_is_one_line(monkeypatch):
