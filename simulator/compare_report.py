@@ -365,7 +365,7 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     effect such a variant asks about is diluted; by how much at most, beside the differences'
     95% intervals (docs/compare.md). ``option``: name compare's --pair-rounds, which removes it."""
     from simulator.compare import rounds_per_shoe
-    from simulator.exact.compare import cut_card_effect
+    from simulator.exact.compare import cut_card_effect, effect_measured
 
     games = [r["game"] for r in stats["rows"]]
     never = unreached_games(stats, pair_rounds)  # (`unreached_note` says what they lose)
@@ -373,19 +373,20 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     if not asked or pair_rounds >= SHOE_BLOCKS:
         return []
     played = [g for g in [games[0], *asked] if g.rules.shuffle == "cut-card" and g not in never]
-    shift = max(_cut_short(pair_rounds, rounds_per_shoe(g)) * cut_card_effect(g.rules.decks)
-                for g in played)
+    shift = max(_cut_short(pair_rounds, rounds_per_shoe(g))
+                * cut_card_effect(g.rules.decks, g.rules.boxes) for g in played)
     short = max(_cut_short(pair_rounds, rounds_per_shoe(g)) for g in played)
     widths = [Z95 * d["house_edge"]["se"] for r in stats["rows"][1:] if r["game"] in asked
               and (d := r["difference"] or {}).get("house_edge") and d["house_edge"]["se"]]
     small = bool(widths) and shift < min(widths) / 4
-    several = any(g.rules.boxes > 1 for g in played)  # (the effect measured for one box only)
+    several = not all(effect_measured(0.75, g.rules.boxes, g.rules.decks) for g in played)
     return [f"{', '.join(g.label for g in asked)}: a question of the cut card, played here in "
             f"blocks of {pair_rounds:,} rounds, each from a fresh shuffle: a block's last shoe "
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
             f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
-            + ("in the cut-card effect, which bjsim measured for one box only, not for these "
-               "games' boxes: the shift is not sized here" if several else
+            + ("in the cut-card effect, which bjsim measured for one box, and for tables of 2-7 "
+               "boxes with 6 and 8 decks only, not for these games' boxes: the shift is not "
+               "sized here" if several else
                f"in the cut-card effect (an effect of about {_effects(played)} on the house edge "
                f"in all): a shift of about {100 * shift:.4f} pp"
                + ("" if not widths else (", well inside" if small else ", not small beside")
@@ -402,15 +403,17 @@ SHOE_BLOCKS_ADVICE = {None: "--pair-rounds 4096", "--pair-rounds": "--pair-round
 
 
 def _effects(games) -> str:
-    """The measured cut-card effect of each deck count of ``games``, in words: "+0.017 pp with
-    8 decks"."""
-    from simulator.exact.compare import cut_card_effect
+    """The measured cut-card effect of each deck count and table of ``games``, in words:
+    "+0.017 pp with 8 decks", "+0.015 pp with 6 decks and 7 boxes"; one box's where several
+    are not measured, and said to be."""
+    from simulator.exact.compare import cut_card_effect, effect_measured
 
-    decks = sorted({g.rules.decks for g in games})
-    return ", ".join(f"+{100 * cut_card_effect(d):.3f} pp with {d} deck{'s' if d != 1 else ''}"
-                     for d in decks) + (
-        ", for one box (not measured for several)" if any(g.rules.boxes > 1 for g in games)
-        else "")
+    tables = sorted({(g.rules.decks, g.rules.boxes if effect_measured(
+        0.75, g.rules.boxes, g.rules.decks) else 1) for g in games})
+    unmeasured = any(not effect_measured(0.75, g.rules.boxes, g.rules.decks) for g in games)
+    return ", ".join(f"+{100 * cut_card_effect(d, b):.3f} pp with {d} deck{'s' if d != 1 else ''}"
+                     + (f" and {b} boxes" if b > 1 else "") for d, b in tables) + (
+        ", for one box (not measured for these games' several boxes)" if unmeasured else "")
 
 
 def unreached_games(stats: dict, pair_rounds: int | None) -> list:

@@ -345,7 +345,8 @@ def test_simulate_exact_says_beside_z_that_it_holds_the_cut_card_effect():
     assert got["house_edge:z_caveat"] == compare.cut_card_caveat(Rules())
     two = run("simulate", *TINY, "--boxes", "2", "--strategy", "basic", "--strategy",
               "never-bust", "--exact").stdout  # each strategy's z marked, the caveat once
-    assert two.count(compare.unmeasured_caveat(Rules(boxes=2))) == 1  # (not measured for 2)
+    assert two.count(compare.cut_card_caveat(Rules(boxes=2))) == 1  # (of 2 boxes, 6 decks)
+    assert "of a table of 2 boxes with 6 decks" in compare.cut_card_caveat(Rules(boxes=2))
     assert two.count(f"{compare.CUT_CARD_MARK}\n") >= 3
     every = run("simulate", *TINY, "--set", "shuffle=every-round", "--exact")
     assert compare.cut_card_caveat(Rules()) not in every.stdout
@@ -417,26 +418,57 @@ def test_simulate_exact_with_several_boxes_compares_per_box():
 
 def test_simulate_exact_with_several_boxes_says_the_cut_card_effect_is_not_measured_there():
     # A review measured the cut-card effect with several boxes (1 deck: +0.025 pp with 3 boxes,
-    # +0.045 with 5, against one box's +0.122; 6 decks and 7 boxes about 0): bjsim sized z's
-    # shift, and withheld z, by one box's effect for any table, so 10 million rounds of a
-    # 1-deck 3-box table gave no z, "where the cut-card effect would move z by 2 or more".
-    # Measured for one box only: with several, z is given with the caveat that it is not.
+    # +0.045 with 5, against one box's +0.122): bjsim sized z's shift, and withheld z, by one
+    # box's effect for any table, so 10 million rounds of a 1-deck 3-box table gave no z,
+    # "where the cut-card effect would move z by 2 or more". Measured for one box, and for
+    # 2-7 boxes with 6 and 8 decks: elsewhere z is given with the caveat that it is not.
     from simulator.exact import compare
 
     three = Rules(decks=1, boxes=3)
     z, note, caveat = compare.cut_card_z(three, 3.0, 0.000271)  # (the review's run's SE)
     assert (z, note, caveat) == (3.0, None, compare.unmeasured_caveat(three))
-    assert ("which bjsim has not measured for a table of 3 boxes (it measured it for one box: "
-            "about +0.122 pp with 1 deck; with several boxes it differs, smaller or not)"
-            in caveat)
+    assert ("which bjsim has not measured for a table of 3 boxes with 1 deck (it measured it "
+            "for one box: about +0.122 pp with 1 deck, and for tables of 2-7 boxes with 6 and 8 "
+            "decks only; with several boxes it differs, smaller or not)" in caveat)
     assert compare.cut_card_z(Rules(decks=1), 3.0, 0.000271)[0] is None  # one box: withheld
     assert not compare.effect_measured(0.75, 3) and compare.effect_measured(0.75, 1)
+    assert not compare.effect_measured(0.75, 3, 4) and compare.effect_measured(0.75, 3, 6)
     assert "not measured: bjsim measured it for one box" in compare.cut_card_words(1, 0.75, 3)
-    doc = json.loads(run("simulate", "--boxes", "3", "--rounds", "200k", "--seed", "7", "-q",
-                         "--exact", "-f", "json").stdout)["results"]
-    assert doc["exact"]["house_edge"]["z_caveat"] == compare.unmeasured_caveat(Rules(boxes=3))
+    doc = json.loads(run("simulate", "--boxes", "3", "--set", "decks=4", "--rounds", "200k",
+                         "--seed", "7", "-q", "--exact", "-f", "json").stdout)["results"]
+    assert doc["exact"]["house_edge"]["z_caveat"] == compare.unmeasured_caveat(
+        Rules(boxes=3, decks=4))
     assert "with 3 boxes is not measured" in json.loads(run(
-        "exact", "--boxes", "3", "-f", "json").stdout)["exact"]["basis"]
+        "exact", "--boxes", "3", "--set", "decks=4", "-f", "json").stdout)["exact"]["basis"]
+
+
+@pytest.mark.parametrize("decks", [6, 8])
+def test_the_cut_card_effect_of_several_boxes_is_given_where_measured(decks):
+    # measured for 2-7 boxes with 6 and 8 decks (exact.compare.CUT_CARD_BOXES): there z is sized
+    # and withheld by the table's own effect, and the exact figures' basis gives it
+    from simulator.exact import compare
+
+    for boxes in range(2, 8):
+        rules = Rules(decks=decks, boxes=boxes)
+        e = compare.cut_card_effect(decks, boxes)
+        assert 0 < e < 2 * compare.cut_card_effect(decks) and compare.effect_measured(
+            0.75, boxes, decks)
+        words = compare.cut_card_words(decks, 0.75, boxes)
+        assert words.startswith(f"the cut-card effect (about +{100 * e:.3f} pp, percentage "
+                                f"points, on the house edge of a table of {boxes} boxes with "
+                                f"{decks} decks, as bjsim measured it")
+        assert compare.z_min_se(rules) == e / 2
+        z, note, caveat = compare.cut_card_z(rules, 3.0, e)  # an SE the effect moves z by 1
+        assert (z, note) == (3.0, None) and caveat == compare.cut_card_caveat(rules)
+        assert f"rounds of {boxes} boxes" in caveat and words in caveat
+        z, note, _ = compare.cut_card_z(rules, 3.0, e / 3)  # by 3: withheld
+        assert z is None and note.startswith("no z: its SE") and words in note
+    doc = json.loads(run("simulate", "--boxes", "7", "--set", f"decks={decks}", "--rounds",
+                         "100k", "--seed", "7", "-q", "--exact", "-f", "json").stdout)["results"]
+    assert doc["exact"]["house_edge"]["z_caveat"] == compare.cut_card_caveat(
+        Rules(boxes=7, decks=decks))
+    assert "of a table of 7 boxes" in json.loads(run(
+        "exact", "--boxes", "7", "--set", f"decks={decks}", "-f", "json").stdout)["exact"]["basis"]
 
 
 def test_exact_optimal_values_composition_dependent_play_and_every_format_says_which():
@@ -479,20 +511,24 @@ def test_exact_optimal_is_refused_with_a_chart_to_value(other, words):
 
 
 def test_simulate_exact_gives_each_strategy_the_cut_card_caveat_of_the_table():
-    # Each strategy's caveat sized the effect by its own boxes' SE; the effect itself, measured
-    # for one box, is not known for this table of 3: each strategy's z says so, as the table's.
+    # Each strategy's caveat sized the effect by its own boxes' SE: each strategy's z gives the
+    # table's caveat, the effect of this table of 3 (measured with 6 decks; not with 4, which
+    # each z says as the table's does)
     from simulator.exact import compare
 
-    args = ("simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
-            "--strategy", "basic", "--rounds", "200k", "--seed", "7", "-q", "--exact")
-    doc = json.loads(run(*args, "-f", "json").stdout)["results"]
-    basic, mimic = doc["exact"]["by_strategy"]
-    table = doc["exact"]["house_edge"]["z_caveat"]
-    assert table == compare.unmeasured_caveat(Rules(boxes=3))
-    assert basic["house_edge"]["z_caveat"] == mimic["house_edge"]["z_caveat"] == table
-    # the table names what the caveat is of, once
-    lines = [ln for ln in run(*args).stdout.splitlines() if ln.startswith("~ ")]
-    assert lines == [f"~ the table, basic (boxes 1, 3), mimic-dealer (box 2): {table}"]
+    for decks, caveat in ((6, compare.cut_card_caveat), (4, compare.unmeasured_caveat)):
+        args = ("simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
+                "--strategy", "basic", "--set", f"decks={decks}", "--rounds", "200k", "--seed",
+                "7", "-q", "--exact")
+        doc = json.loads(run(*args, "-f", "json").stdout)["results"]
+        basic, mimic = doc["exact"]["by_strategy"]
+        table = doc["exact"]["house_edge"]["z_caveat"]
+        assert table == caveat(Rules(boxes=3, decks=decks))
+        assert basic["house_edge"]["z_caveat"] == mimic["house_edge"]["z_caveat"] == table
+        # the table names what the caveat is of, once
+        lines = [ln for ln in run(*args).stdout.splitlines() if ln.startswith("~ ")]
+        assert lines == [f"~ the table, basic (boxes 1, 3), mimic-dealer (box 2): {table}"]
+    assert "rounds of 3 boxes" in compare.cut_card_caveat(Rules(boxes=3))
 
 
 def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, monkeypatch):

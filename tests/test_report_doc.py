@@ -2409,13 +2409,13 @@ def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(propose
     assert "Rule file configs/nz1994.toml, with the choice boxes=3." in md
     assert boxes["variants"]["baseline"]["variant"] == "nz1994 (choices: boxes=3)"
     assert boxes["against_nz"] is None
-    # the cut-card caveat of this table's three boxes: the effect, measured for one box, is not
-    # measured for them (not one box's effect sized by their SE)
-    from simulator.exact.compare import unmeasured_caveat
+    # the cut-card caveat of this table's three boxes: the effect as measured for three boxes
+    # with six decks (not one box's effect sized by their SE)
+    from simulator.exact.compare import cut_card_caveat
 
     caveat = wager(boxes, "total")["z_caveat"]
-    assert caveat == unmeasured_caveat(Rules(boxes=3), plain=True)
-    assert "not measured for a table of 3 boxes" in caveat and "/ sqrt(rounds)" not in caveat
+    assert caveat == cut_card_caveat(Rules(boxes=3), plain=True)
+    assert "of a table of 3 boxes with 6 decks" in caveat and "/ sqrt(rounds)" not in caveat
     assert caveat in _section(md, "Wagers")
 
 
@@ -2504,13 +2504,17 @@ def test_the_cut_card_caveat_of_several_boxes_says_the_effect_is_not_measured_fo
     million rounds of this table's 3 boxes"), and withheld z by it; the effect was measured for
     one box only, and a review found it differs with several (1 deck: +0.025 pp with 3 boxes
     against one box's +0.122). Every z of a table of several boxes says it is not measured
-    there, and none is withheld for it; one box's is sized as before."""
-    from simulator.exact.compare import cut_card_caveat, unmeasured_caveat
+    there, and none is withheld for it; one box's is sized as before, and since measured for
+    2-7 boxes with 6 and 8 decks, such a table's by its own."""
+    from simulator.exact.compare import cut_card_caveat, cut_card_effect, unmeasured_caveat
 
     one = cut_card_caveat(Rules())
     assert "(+0.6 at 10 million rounds of one box, +1.8 at 100 million;" in one
     assert "from about 100 million rounds on" in one
-    three = Rules(boxes=3)
+    measured = figures._cut_card({"wager": "total", "z": 2.5, "se": 0.00005}, Rules(boxes=3))
+    assert measured["z"] is None and f"{100 * cut_card_effect(6, 3):.3f} pp" in measured["z_note"]
+    assert "rounds of 3 boxes" in cut_card_caveat(Rules(boxes=3))
+    three = Rules(boxes=3, decks=4)
     row = figures._cut_card({"wager": "total", "z": 2.5, "se": 0.00005}, three)
     assert row["z"] == 2.5 and row["z_note"] is None  # (not withheld, as one box's is below)
     assert row["z_caveat"] == unmeasured_caveat(three, plain=True) == cut_card_caveat(

@@ -735,11 +735,12 @@ def _edge_of(w: dict, rules) -> tuple[float, str]:
     """(house edge, its source) a volatility row is centred on and its expected casino win
     taken from: for the main game (with and without insurance), dealt to a cut card (rule 7.1
     (1999)), the simulated one, the game as dealt, where the run measured it more closely than
-    the cut-card effect it holds (its 95% half-width at most `cut_card_effect` for the decks):
+    the cut-card effect it holds (its 95% half-width at most `cut_card_effect` for the decks and
+    boxes, one box's where several are not measured):
     ``"simulated"``; else the exact one, a full shoe every round: ``"exact"``."""
     if (rules is not None and rules.shuffle == "cut-card" and w["wager"] in ("total", "main")
             and w.get("simulated") is not None and w.get("ci95_high") is not None
-            and w["ci95_high"] - w["simulated"] <= cut_card_effect(rules.decks)):
+            and w["ci95_high"] - w["simulated"] <= cut_card_effect(rules.decks, rules.boxes)):
         return -w["simulated"], "simulated"
     return -w["exact"], "exact"
 

@@ -301,7 +301,7 @@ def summary(data: dict) -> Section:
             + "."]
     if data.get("precision"):  # as simulate's "Precision:" line
         text.append(f"Precision: {precision_text(data['precision'])}.")
-    boxes = int(_rule(data, "boxes"))
+    boxes, decks = int(_rule(data, "boxes")), int(_rule(data, "decks", 6))
     alone = (f"; each of the {boxes} boxes valued alone, without the others' cards: docs/exact.md,"
              " A5" if boxes > 1 else "")
     shuffle = _rule(data, "shuffle")
@@ -309,10 +309,11 @@ def summary(data: dict) -> Section:
          if tot.get("z_note") else
          f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
          + (("; it includes the cut-card effect, which the note under the wagers table sizes"
-             if effect_measured(_penetration(data), boxes) else
+             if effect_measured(_penetration(data), boxes, decks) else
              "; it includes the cut-card effect, not measured "
              + ("at this penetration" if not effect_measured(_penetration(data)) else
-                f"for a table of {boxes} boxes") + " (the note under the wagers table)")
+                f"for a table of {boxes} boxes with {decks} decks")
+             + " (the note under the wagers table)")
             if tot.get("z_caveat") else ""))
     if shuffle == "cut-card":  # (the game as dealt is the simulated one: rule 7.1 (1999))
         text.append("House edge of the main game (with insurance where the strategy takes it), "
@@ -453,16 +454,16 @@ def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     decks, pen = int(value["decks"]), float(value["penetration"])
     boxes = int(value.get("boxes", 1))
     diff = w["exact"] - w["simulated"]  # simulated house edge less the exact one
-    if not effect_measured(pen, boxes):
+    if not effect_measured(pen, boxes, decks):
         return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}, "
                 f"which holds {cut_card_words(decks, pen, boxes)}: how much of it that "
                 "accounts for is not known here (a shuffle before every round, as the exact "
                 "value is dealt, has no cut-card effect).")
-    effect = cut_card_effect(decks)
+    effect = cut_card_effect(decks, boxes)
     left = (diff - effect) / w["se"]
     chance = 2 * (1 - NormalDist().cdf(abs(left)))
     return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}; "
-            f"{cut_card_words(decks)} accounts for about {fmt(effect, 'spp3')} of it"
+            f"{cut_card_words(decks, boxes=boxes)} accounts for about {fmt(effect, 'spp3')} of it"
             + f", and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
             + ("chance alone gives one that far from 0 in about one run in "
                f"{1 / chance:,.0f}, with nothing wrong" if chance > 0.001 else
@@ -994,8 +995,8 @@ def _edge_source_text(data: dict) -> str:
     """The volatility note's word on the house edge its rows are centred on and its expected
     casino win is of (`figures._edge_of`): the main game's simulated one, the game as dealt to
     the cut card, where the run measured it more closely than the cut-card effect, else the
-    exact one, a full shoe every round, saying why (with several boxes, whose effect bjsim has
-    not measured, one box's effect is the yardstick, and said to be)."""
+    exact one, a full shoe every round, saying why (with several boxes where bjsim has not
+    measured the effect, one box's is the yardstick, and said to be)."""
     rows = data["volatility"]
     main = next((r for r in rows if r["wager"] in ("total", "main")), None)
     if main is None or "edge_source" not in main:
@@ -1007,10 +1008,11 @@ def _edge_source_text(data: dict) -> str:
            f"{fmt(tot['ci95_high'] - tot['simulated'], 'pct4')}, the summary's)")
     decks = int(_rule(data, "decks", 6))
     boxes = int(_rule(data, "boxes", 1))
-    size = f"about +{100 * cut_card_effect(decks):.3f} pp with {decks} " + (
+    measured = effect_measured(0.75, boxes, decks)  # (the size alone: any penetration)
+    size = f"about +{100 * cut_card_effect(decks, boxes):.3f} pp with {decks} " + (
         "deck" if decks == 1 else "decks") + (
-        f" for one box, as bjsim measured it; not measured for {boxes} boxes" if boxes > 1
-        else "")
+        "" if boxes == 1 else f" for a table of {boxes} boxes, as bjsim measured it" if measured
+        else f" for one box, as bjsim measured it; not measured for {boxes} boxes")
     said = " House edge, and the expected casino win (N x house edge): "
     if main["edge_source"] == "simulated":
         return (f"{said}for the main game the simulated one, of the game as dealt to the cut "
@@ -1018,7 +1020,7 @@ def _edge_source_text(data: dict) -> str:
                 f"({size}); exact for the other wagers.")
     if shuffle != "cut-card":
         return f"{said}exact, a full shoe every round, as this table is dealt."
-    if boxes > 1:  # (the effect of several boxes not measured: one box's is the yardstick)
+    if boxes > 1 and not measured:  # (not measured for these boxes: one box's the yardstick)
         return (f"{said}exact, a full shoe every round. The game as dealt to the cut card "
                 f"differs from it by the cut-card effect ({size}); its simulated house "
                 f"edge{sim} would be used for the main game, but this run measures it less "

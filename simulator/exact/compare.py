@@ -323,6 +323,15 @@ def theory(rules, strategies) -> dict:
 # decks 10^10 rounds (0.021%, SE 0.0011%, README "Exact analysis"). A z against the exact figure
 # holds it.
 CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00067, 4: 0.00033, 6: 0.00021, 8: 0.00017}
+# The same for a table of several boxes, basic strategy on every box, the effect per box: 6 and
+# 8 decks (the decks rule 14 was played with), seed 4545, --chunk-rounds 10M, --precision
+# 0.00004 (an SE of 0.0020 pp; 1.4-2.1 x 10^9 rounds each): (decks, boxes) -> (effect, the SD
+# a round of the boxes' mean result).
+CUT_CARD_BOXES = {
+    (6, 2): (0.000168, 0.932), (6, 3): (0.000151, 0.856), (6, 4): (0.000151, 0.816),
+    (6, 5): (0.000172, 0.790), (6, 6): (0.000171, 0.773), (6, 7): (0.000153, 0.760),
+    (8, 2): (0.000141, 0.933), (8, 3): (0.000136, 0.857), (8, 4): (0.000140, 0.816),
+    (8, 5): (0.000115, 0.791), (8, 6): (0.000114, 0.773), (8, 7): (0.000107, 0.761)}
 CUT_CARD_SE = 0.00002  # about the SE of each measurement, rounded up
 MEASURED_PENETRATION = 0.75  # the penetration of every figure of CUT_CARD_MEASURED
 CUT_CARD_MARK = "~"
@@ -333,9 +342,12 @@ CUT_CARD_EFFECT = ("the cut-card effect (as bjsim measured it for basic strategy
                    "0.002 pp; pp: percentage points)")
 
 
-def cut_card_effect(decks: int) -> float:
+def cut_card_effect(decks: int, boxes: int = 1) -> float:
     """The measured cut-card effect of ``decks`` decks (`CUT_CARD_MEASURED`; between two deck
-    counts measured, the larger)."""
+    counts measured, the larger), of a table of ``boxes`` boxes where it was measured
+    (`CUT_CARD_BOXES`), else of one box."""
+    if (decks, int(boxes)) in CUT_CARD_BOXES:
+        return CUT_CARD_BOXES[decks, int(boxes)][0]
     m = CUT_CARD_MEASURED
     if decks in m:
         return m[decks]
@@ -349,10 +361,17 @@ def cut_card_words(decks: int, penetration: float | None = None, boxes: int = 1)
     if penetration is not None and not effect_measured(penetration):
         return (f"the cut-card effect (its size at {100 * penetration:g}% penetration is not "
                 f"measured: bjsim measured it at {100 * MEASURED_PENETRATION:g}% only)")
+    if int(boxes) > 1 and (decks, int(boxes)) in CUT_CARD_BOXES:
+        return (f"the cut-card effect (about +{100 * cut_card_effect(decks, boxes):.3f} pp, "
+                f"percentage points, on the house edge of a table of {boxes} boxes with {decks} "
+                f"decks, as bjsim measured it for basic strategy on every box at 75% "
+                f"penetration to an SE of about {100 * CUT_CARD_SE:.3f} pp; "
+                f"+{100 * cut_card_effect(decks):.3f} pp for one box)")
     if int(boxes) > 1:
         return (f"the cut-card effect (its size with {boxes} boxes is not measured: bjsim "
                 f"measured it for one box, about +{100 * cut_card_effect(decks):.3f} pp with "
-                f"{decks} {plural(decks, 'deck', 'decks')} at 75% penetration; {BOXES_DIFFER})")
+                f"{decks} {plural(decks, 'deck', 'decks')} at 75% penetration, {BOXES_MEASURED};"
+                f" {BOXES_DIFFER})")
     d = sorted(CUT_CARD_MEASURED)
     how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
            f"measurements at {max(x for x in d if x < decks)} and "
@@ -363,17 +382,20 @@ def cut_card_words(decks: int, penetration: float | None = None, boxes: int = 1)
             f"{'; +0.122 pp with 1 deck' if decks > 2 else ''})")
 
 
-def effect_measured(penetration: float, boxes: int = 1) -> bool:
+def effect_measured(penetration: float, boxes: int = 1, decks: int | None = None) -> bool:
     """Is the cut-card effect measured at ``penetration`` (`MEASURED_PENETRATION`, the only
-    one `CUT_CARD_MEASURED` holds) for a table of ``boxes`` boxes (one: the only number it was
-    measured for)? Elsewhere no z is withheld or sized by it."""
-    return math.isclose(float(penetration), MEASURED_PENETRATION) and int(boxes) == 1
+    one `CUT_CARD_MEASURED` holds) for a table of ``boxes`` boxes (one, or several with
+    ``decks`` decks as `CUT_CARD_BOXES` holds)? Elsewhere no z is withheld or sized by it."""
+    return math.isclose(float(penetration), MEASURED_PENETRATION) and (
+        int(boxes) == 1 or (decks, int(boxes)) in CUT_CARD_BOXES)
 
 
 # With several boxes the effect differs from one box's, and not in one direction (a review's
 # runs, basic strategy at 75%, in pp: 1 deck 3 boxes +0.025 and 5 boxes +0.045 against one
-# box's +0.122; 2 decks 3 boxes +0.070 against +0.067; 6 decks 7 boxes -0.003 against +0.021).
+# box's +0.122; 2 decks 3 boxes +0.070 against +0.067; `CUT_CARD_BOXES`: 6 decks +0.015 to
+# +0.017 against +0.021, 8 decks +0.011 to +0.014 against +0.017).
 BOXES_DIFFER = "with several boxes it differs, smaller or not"
+BOXES_MEASURED = "and for tables of 2-7 boxes with 6 and 8 decks only"
 
 
 HOW_TO_MEASURE = ("with a shuffle before every round (--set shuffle=every-round), as the exact "
@@ -404,8 +426,9 @@ def unmeasured_caveat(rules, wager: str | None = None, plain: bool = False,
                   f"{100 * MEASURED_PENETRATION:g}% only)"
                   if not effect_measured(rules.penetration) else
                   f"the cut-card effect, which bjsim has not measured for a table of {n} boxes "
-                  f"(it measured it for one box: about +{100 * cut_card_effect(rules.decks):.3f}"
-                  f" pp with {rules.decks} {plural(rules.decks, 'deck', 'decks')}; "
+                  f"with {rules.decks} {plural(rules.decks, 'deck', 'decks')} (it measured it "
+                  f"for one box: about +{100 * cut_card_effect(rules.decks):.3f} pp with "
+                  f"{rules.decks} {plural(rules.decks, 'deck', 'decks')}, {BOXES_MEASURED}; "
                   f"{BOXES_DIFFER})")
     return (f"{what} tests the simulation, dealt to a cut card, against the exact value for a "
             f"full shoe every round, so it includes {unmeasured}: how far it moves z is not "
@@ -413,15 +436,15 @@ def unmeasured_caveat(rules, wager: str | None = None, plain: bool = False,
             f"({HOW_TO_MEASURE_PLAIN if plain else HOW_TO_MEASURE})")
 
 
-def z_min_se(rules) -> float:
-    """Under a cut card, the SE below which no z is given: the cut-card effect alone would move
-    z by 2 or more."""
-    return cut_card_effect(rules.decks) / 2
+def z_min_se(rules, boxes: int | None = None) -> float:
+    """Under a cut card, the SE below which no z is given: the cut-card effect of the table
+    (``boxes``, default the rules') alone would move z by 2 or more."""
+    return cut_card_effect(rules.decks, rules.boxes if boxes is None else boxes) / 2
 
 
 def basis(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
     """What the exact figures of a shoe of ``decks`` decks are for, in words (the cut-card
-    effect's size only at the ``penetration`` and for the one box it was measured at:
+    effect's size only at the ``penetration`` and for the ``boxes`` it was measured for:
     `cut_card_words`)."""
     return ("every round from a full shoe, as a shuffle every round deals it: the rules' "
             "penetration and shuffle do not enter; a game dealt to a cut card has a house edge "
@@ -429,24 +452,27 @@ def basis(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
             "out")
 
 
-def cut_card_caveat(rules, plain: bool = False) -> str:
+def cut_card_caveat(rules, plain: bool = False, boxes: int | None = None) -> str:
     """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``), for a
-    table of one box at the penetration the effect was measured at; elsewhere (another
-    penetration, several boxes) `unmeasured_caveat` (``plain``: its words for the report): no
-    figure sizes it."""
-    if not effect_measured(rules.penetration, rules.boxes):
-        return unmeasured_caveat(rules, plain=plain)
-    e = cut_card_effect(rules.decks)
-    at = [e / (SD_ROUND / math.sqrt(k)) for k in (1e7, 1e8)]
-    large = (2 * SD_ROUND / e) ** 2  # the rounds from which the effect alone moves z by 2
+    table (``boxes``, default the rules') at the penetration and of the boxes and decks the
+    effect was measured for (`effect_measured`); elsewhere `unmeasured_caveat` (``plain``: its
+    words for the report): no figure sizes it."""
+    n = int(rules.boxes if boxes is None else boxes)
+    if not effect_measured(rules.penetration, n, rules.decks):
+        return unmeasured_caveat(rules, plain=plain, boxes=n)
+    e = cut_card_effect(rules.decks, n)
+    sd = SD_ROUND if n == 1 else CUT_CARD_BOXES[rules.decks, n][1]  # of the boxes' mean
+    at = [e / (sd / math.sqrt(k)) for k in (1e7, 1e8)]
+    large = (2 * sd / e) ** 2  # the rounds from which the effect alone moves z by 2
+    table = "one box" if n == 1 else f"{n} boxes"
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
-            f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
-            f"centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds of one "
-            f"box, +{at[1]:.1f} at 100 million; z still varies by about 2 either side of it, at "
-            f"95%), so a large |z| from about {_rounds_words(large)} rounds on is expected, not "
-            "a fault (with a shuffle before every round, as the exact value is dealt, there is "
-            "no cut-card effect, and z tests only whether the simulation agrees with the exact "
-            "value)")
+            f"shoe every round, so it includes {cut_card_words(rules.decks, boxes=n)}, which "
+            f"moves z's centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds "
+            f"of {table}, +{at[1]:.1f} at 100 million; z still varies by about 2 either side of "
+            f"it, at 95%), so a large |z| from about {_rounds_words(large)} rounds on is "
+            "expected, not a fault (with a shuffle before every round, as the exact value is "
+            "dealt, there is no cut-card effect, and z tests only whether the simulation agrees "
+            "with the exact value)")
 
 
 def _rounds_words(n: float) -> str:
@@ -476,16 +502,17 @@ def cut_card_z(rules, z, se, wager: str | None = None, plain: bool = False,
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
     boxes = int(rules.boxes if boxes is None else boxes)
-    if wager is not None or not effect_measured(rules.penetration, boxes):
+    if wager is not None or not effect_measured(rules.penetration, boxes, rules.decks):
         return z, None, unmeasured_caveat(rules, wager, plain, boxes)
-    if se is not None and se < z_min_se(rules):
-        return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * z_min_se(rules):.3f}%, "
-                      f"where {cut_card_words(rules.decks)} would move z by 2 or more (the "
+    least = z_min_se(rules, boxes)
+    if se is not None and se < least:
+        return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * least:.3f}%, where "
+                      f"{cut_card_words(rules.decks, boxes=boxes)} would move z by 2 or more (the "
                       "exact value is for a full shoe every round): the difference is that "
                       "effect plus any fault, so no z is given (with a shuffle before every "
                       "round, as the exact value is dealt, z tests only whether the simulation "
                       "agrees with the exact value)"), None
-    return z, None, cut_card_caveat(rules, plain)
+    return z, None, cut_card_caveat(rules, plain, boxes)
 
 
 def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=None) -> dict:
