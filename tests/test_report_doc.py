@@ -2381,7 +2381,8 @@ def test_the_strategy_notes_are_simulates_and_exacts_and_the_summary_says_them(p
     assert f"Strategy played: the basic strategy derived for these rules ({note});" in summary
 
 
-def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(proposed, tmp_path):
+def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(proposed, built,
+                                                                          tmp_path):
     _, data = proposed
     assert data["choices_note"] == (
         "The shipped strategies were derived for configs/nz1994.toml; under these rules "
@@ -2417,6 +2418,21 @@ def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(propose
     assert caveat == cut_card_caveat(Rules(boxes=3), plain=True)
     assert "of a table of 3 boxes with 6 decks" in caveat and "/ sqrt(rounds)" not in caveat
     assert caveat in _section(md, "Wagers")
+    # the 7-7 table's changes are each box's, as exact's "per box-round" (a review: "per round"
+    # read as the table's, 3 times as large)
+    sevens = _section(md, "Super Sevens and the 7-7 play")
+    assert "They are per box-round (each box's, not the table's round), as a share" in sevens
+    one = (built[0] / "report.md").read_text()  # (one box)
+    assert "They are per round, as a share" in _section(one, "Super Sevens and the 7-7 play")
+    # an SE that is an upper bound marked so in the table, as simulate's <= (a review: only a
+    # sentence said it); the CSV keeps the number, its se_upper_bound column saying so
+    freq = _section(md, "Hit frequencies")
+    bj = next(r for r in boxes["frequencies"] if r["event"] == "player_blackjack")
+    assert bj["se_upper_bound"] and f"| ≤{100 * bj['se']:.4f}% |" in freq
+    assert "the upper bounds are marked ≤." in freq and "≤" not in _section(one, "Hit frequencies")
+    with open(out / "csv" / "hit_frequencies.csv") as fh:
+        row = next(r for r in csv.DictReader(fh) if r["event"] == "player_blackjack")
+    assert float(row["se"]) == bj["se"] and row["se_upper_bound"] == "true"
 
 
 def test_the_title_names_choices_apart_from_changes():

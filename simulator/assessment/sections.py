@@ -804,8 +804,9 @@ def frequencies(data: dict) -> Section:
     t = Table("hit_frequencies", "Hit frequencies", cols,
               # (a count of 0, or too few events, has no SE: a binomial SE of 0 from no event
               # says nothing)
-              [[None if c == "se" and (r.get("count") == 0 or r["label"] in few) else r.get(c)
-                for c, _, _ in cols] for r in rows],
+              [[None if c == "se" and (r.get("count") == 0 or r["label"] in few) else
+                Withheld(r[c], "≤" + fmt(r[c], "pct4")) if c == "se" and r.get("se_upper_bound")
+                else r.get(c) for c, _, _ in cols] for r in rows],  # (≤: as simulate's <=)
               {"label": "event_words", "per_words": "per_words"})
     empty: dict[str, list[str]] = {}
     for i, r in enumerate(rows):
@@ -832,7 +833,8 @@ def frequencies(data: dict) -> Section:
         + (f" Hands played, after splits: {hands['count']:,} in {hands['n']:,} box-rounds, "
            f"{fmt(hands['rate'], 'num4')} a box-round (one and the splits' rate; the CSV keeps "
            "it as a row)." if hands else "")
-        + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
+        + (f" SE: {data['frequencies_note']}; the upper bounds are marked ≤."
+           if data.get("frequencies_note") else "")
         + (f" SE: {data['splits_note']}." if data.get("splits_note") else "")
         + (f" SE: none ('-') for a count of 0 ({', '.join(zero)}): no event seen gives no "
            "interval, as every figure of the report without one." if zero and not few else "")
@@ -1072,7 +1074,9 @@ def sevens(data: dict) -> Section | None:
         "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
         "The changes are in the house edge, in percentage points (pp), against the strategy's "
         "own 7-7 play: + means the player loses more, as the cost in the player's choices "
-        "below. They are per round, as a "
+        "below. They are per "
+        + ("round" if int(_rule(data, "boxes", 1)) == 1 else
+           "box-round (each box's, not the table's round)") + ", as a "
         "share of the main wager: the main game's alone, and with a side bet of "
         f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
         f"side bet x the Super Sevens change. This table's Super Sevens bet is {own} times the "
