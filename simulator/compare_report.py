@@ -559,10 +559,10 @@ def multiple_note(stats: dict) -> str | None:
                 "above 1.96)" if exact else "") + ".")
 
 
-def unused_rules_note(stats: dict) -> str | None:
+def unused_rules_note(stats: dict, where: str = " (Variants, above)") -> str | None:
     """The footnote of the variants whose rules the chart played never reaches (their
     ``note``, `compare.unused_note`): a difference of exactly 0 that is the chart's, not the
-    rule's worth to every player; None if none."""
+    rule's worth to every player, ending with ``where`` their lines are; None if none."""
     rows = [r for r in stats["rows"][1:] if r.get("note")]
     if not rows:
         return None
@@ -571,7 +571,7 @@ def unused_rules_note(stats: dict) -> str | None:
     return (f"Worth nothing to the chart played, not to every player: {labels} "
             f"{'plays' if one else 'play'} identically to the baseline, a difference of exactly "
             f"0, because the chart {'it plays' if one else 'each plays'} makes no play "
-            f"{'its change touches' if one else 'their changes touch'} (Variants, above).")
+            f"{'its change touches' if one else 'their changes touch'}{where}.")
 
 
 def _notes(stats: dict, has_exact: bool) -> list[str]:

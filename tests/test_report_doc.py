@@ -3366,3 +3366,18 @@ def test_hit_frequencies_csv_says_which_se_is_an_upper_bound(built):
         rows = {r["event"]: r["se_upper_bound"] for r in csv.DictReader(f)}
     assert rows and rows == {r["event"]: str(r["se_upper_bound"]).lower()
                              for r in data["frequencies"]}
+
+
+def test_a_variant_worth_nothing_to_the_chart_says_so_as_compare_does(tmp_path):
+    # A review: double-9-11's row showed +0.000 pp with nothing said but "exactly 0, they cannot
+    # miss"; compare says the 0 is the chart's (it doubles on nothing else), not the rule's
+    out = tmp_path / "r"
+    result = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
+                 "10_000", "--choice", "basic", "--variant", "variants/double-9-11",
+                 "--variant-rounds", "2_000", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    note = json.loads((out / "report.json").read_text())["variants"]["note"]
+    assert ("Worth nothing to the chart played, not to every player: double-9-11 plays "
+            "identically to the baseline, a difference of exactly 0, because the chart it plays "
+            "makes no play its change touches.") in note
+    assert "(Variants, above)" not in note

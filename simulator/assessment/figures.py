@@ -1188,6 +1188,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "shuffle or the boxes differ, which the exact analyzer does not see, so no "
                      "exact figure, difference or z, '-')."
                      + "".join(" " + n for n in (
+                         compare_report.unused_rules_note(result.stats, ""),
                          compare_report.cut_card_note(result.stats),
                          compare_report.multiple_note(result.stats)) if n)
                      + _few_blocks_text(result.stats["blocks"])
