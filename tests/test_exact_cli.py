@@ -675,7 +675,7 @@ def test_the_cut_card_effect_and_the_z_it_withholds_go_by_the_decks():
             "8 decks" in compare.cut_card_words(7))
     assert "as bjsim measured it" in compare.cut_card_words(8)
     # a difference of two house edges, in percentage points (it read "+0.02% ... 0.02% / SE")
-    assert "+0.02% " not in compare.cut_card_words(6) and "0.02 pp / SE" in \
+    assert "+0.02% " not in compare.cut_card_words(6) and "0.021 pp / SE" in \
         compare.cut_card_caveat(six)
     z, note, caveat = compare.cut_card_z(one, 3.0, 0.0004)  # 10 million rounds' SE
     assert z is None and caveat is None and "below 0.061%" in note

@@ -2897,7 +2897,7 @@ def test_super_sevens_variant_columns_with_no_value_are_left_out_saying_why(buil
 def test_the_cut_card_effect_is_a_difference_in_percentage_points(built):
     md = (built[0] / "report.md").read_text()
     note = wager(built[1], "total")["z_caveat"]
-    assert "0.02 pp / SE" in note and "% / SE" not in md and "+0.02% on the house edge" not in md
+    assert "0.021 pp / SE" in note and "% / SE" not in md and "+0.02% on the house edge" not in md
 
 
 def test_the_volatility_cites_no_insurance_sd_the_wagers_table_does_not_show():

@@ -467,7 +467,7 @@ def cut_card_caveat(rules, plain: bool = False, boxes: int | None = None) -> str
     table = "one box" if n == 1 else f"{n} boxes"
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks, boxes=n)}, which "
-            f"moves z's centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds "
+            f"moves z's centre by about {100 * e:.3f} pp / SE (+{at[0]:.1f} at 10 million rounds "
             f"of {table}, +{at[1]:.1f} at 100 million; z still varies by about 2 either side of "
             f"it, at 95%), so a large |z| from about {_rounds_words(large)} rounds on is "
             "expected, not a fault (with a shuffle before every round, as the exact value is "
