@@ -324,9 +324,10 @@ def theory(rules, strategies) -> dict:
 # holds it.
 CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00067, 4: 0.00033, 6: 0.00021, 8: 0.00017}
 # The same for a table of several boxes, basic strategy on every box, the effect per box: 6 and
-# 8 decks (the decks rule 14 was played with), seed 4545, --chunk-rounds 10M, --precision
-# 0.00004 (an SE of 0.0020 pp; 1.4-2.1 x 10^9 rounds each): (decks, boxes) -> (effect, the SD
-# a round of the boxes' mean result).
+# 8 decks (the decks rule 14 was played with), `bjsim simulate --set decks=D --boxes B --seed
+# 4545 --chunk-rounds 10M --precision 0.00004 --max-rounds 4e9 --exact -f json` (an SE of 0.0020
+# pp; 1.4-2.1 x 10^9 rounds each): (decks, boxes) -> (effect, the SD a round of the boxes' mean
+# result, the SE x sqrt(rounds)).
 CUT_CARD_BOXES = {
     (6, 2): (0.000168, 0.932), (6, 3): (0.000151, 0.856), (6, 4): (0.000151, 0.816),
     (6, 5): (0.000172, 0.790), (6, 6): (0.000171, 0.773), (6, 7): (0.000153, 0.760),
