@@ -496,9 +496,13 @@ def cut_card_note(stats: dict) -> str | None:
     if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
-    base = stats["rows"][0]["game"].rules  # (the effect said unmeasured where any game has
-    boxes = max(r["game"].rules.boxes for r in stats["rows"])  # several boxes)
-    return cut_card_difference_z(base.decks, base.penetration, boxes) + "."
+    from simulator.exact.compare import effect_measured
+
+    base = stats["rows"][0]["game"].rules  # the effect of a table of several boxes where one
+    several = [r["game"].rules for r in stats["rows"] if r["game"].rules.boxes > 1]  # plays:
+    unmeasured = [g for g in several if not effect_measured(0.75, g.boxes, g.decks)]
+    shown = unmeasured[0] if unmeasured else max(several, key=lambda g: g.boxes, default=base)
+    return cut_card_difference_z(shown.decks, base.penetration, shown.boxes) + "."
 
 
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons

@@ -507,7 +507,8 @@ def _table(summary: dict, meta: dict) -> str:
         w(f"SUPER SEVENS house edge (per unit staked): {_pct(ss['house_edge'])}{pm}\n")
         if ss["se"] is not None and not ss.get("interval_note"):  # (as the house edge's line)
             w(f"  95% confidence interval {_pct(-ss['ci95_high'])} to {_pct(-ss['ci95_low'])}; "
-              f"standard error {_pct(ss['se'])}, by the simulated bets' own SD ({SS_SD_WORDS})\n")
+              f"standard error {_pct(ss['se'])}, from the simulated results' own spread "
+              f"({SS_SD_WORDS})\n")
         note = meta.get("sevens_note")
         if note:
             w(f"  {note}\n")

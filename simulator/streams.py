@@ -37,7 +37,8 @@ class Closed(io.TextIOBase):
 
 class Unfailing(io.TextIOBase):
     """stderr, whose writes that fail (a full disk's, a gone reader's) are dropped with the rest
-    after them: progress and notes are not the result, which is not lost for them."""
+    after them: progress and notes are not the result, which is not lost for them. A write a
+    non-blocking stream cannot take now is dropped alone."""
 
     def __init__(self, stream):
         self.stream = stream
@@ -62,6 +63,8 @@ class Unfailing(io.TextIOBase):
     def write(self, text) -> int:
         try:
             self.stream.write(text)
+        except BlockingIOError:
+            pass
         except OSError:
             self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
         return len(text)
@@ -69,6 +72,8 @@ class Unfailing(io.TextIOBase):
     def flush(self) -> None:
         try:
             self.stream.flush()
+        except BlockingIOError:
+            pass
         except OSError:
             self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
 

@@ -1774,7 +1774,7 @@ def test_a_games_own_house_edge_without_an_interval_is_explained_under_the_table
                                               *TINY).stdout
 
 
-def test_compares_cut_card_notes_size_the_effect_for_one_box_only():
+def test_compares_cut_card_notes_size_the_effect_for_the_tables_measured_only():
     # The cut-card effect was measured for one box: with a game of several boxes compare's z
     # note sized it by the baseline's one box, and the short-block note gave a shift and a "well
     # inside the interval" from one box's effect. Measured since for 2-7 boxes with 6 and 8
@@ -1785,6 +1785,13 @@ def test_compares_cut_card_notes_size_the_effect_for_one_box_only():
     z = json.loads(run("compare", "--vary", "boxes=3", "-n", "20000", "-q", "-f",
                        "json").stdout)["z_note"]
     assert "on the house edge of a table of 3 boxes with 6 decks, as bjsim measured it" in z
+    for vary in (["--vary", "boxes=3,decks=4"], ["--boxes", "3", "--vary", "decks=4"]):
+        # (a last read: the baseline's 6 decks with the 3 boxes of a 4-deck game, "measured")
+        z = json.loads(run("compare", *vary, "-n", "20000", "-q", "-f", "json").stdout)["z_note"]
+        assert "its size with 3 boxes is not measured" in z and "4 decks" in z, vary
+    z = json.loads(run("compare", "--vary", "boxes=3,decks=8", "-n", "20000", "-q", "-f",
+                       "json").stdout)["z_note"]
+    assert "on the house edge of a table of 3 boxes with 8 decks, as bjsim measured it" in z
     one = json.loads(run("compare", "--vary", "decks=8", "-n", "20000", "-q", "-f",
                          "json").stdout)["z_note"]
     assert "as bjsim measured it" in one and "not measured" not in one

@@ -309,7 +309,7 @@ def test_the_super_sevens_interval_says_it_is_95_percent_and_of_which_sd():
     assert ss["interval_note"] is None
     low, high = (f"{100 * -ss[k]:.3f}%" for k in ("ci95_high", "ci95_low"))
     assert lines[i + 1] == (f"  95% confidence interval {low} to {high}; standard error "
-                            f"{100 * ss['se']:.3f}%, by the simulated bets' own SD ("
+                            f"{100 * ss['se']:.3f}%, from the simulated results' own spread ("
                             f"{report.SS_SD_WORDS})")
 
 

@@ -466,7 +466,8 @@ def _z(sim, exact, se):
 def _cut_card(row: dict, rules) -> dict:
     """``row`` with its z as every output gives it against a full-shoe exact value
     (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect: sized
-    for a table of one box, not measured for several), or withheld with ``z_note`` where its se
+    for the tables it was measured for, `effect_measured`, else said not measured), or withheld
+    with ``z_note`` where its se
     is below half the effect; a side wager's (Super Sevens, insurance) with its own caveat, its
     cut-card effect not measured (`unmeasured_caveat`)."""
     side = SIDE_WAGERS.get(row.get("wager"))

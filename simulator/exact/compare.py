@@ -526,8 +526,8 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
     anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
     compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
-    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`: for a table of one box
-    only, the effect measured for one box); ``boxes``: the table's, where ``rules`` are one
+    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`: for the tables the
+    effect was measured for, `effect_measured`); ``boxes``: the table's, where ``rules`` are one
     box's (one strategy's boxes of a table, ``summary`` their figures). ``th``: `theory` of the
     game, if known.
     """
