@@ -1259,12 +1259,15 @@ def given_value(ctx, name: str):
 
 
 BOXES_HELP = "Boxes played each round, 1-7 (the rule-set key 'boxes'; rule 13)."
+SUPER_SEVENS_HELP = ("Bet Super Sevens (rule 14) on every box, or not. Default: the rule set's "
+                     "'super_sevens'.")
 
 
-def rules_options(func=None, *, boxes=BOXES_HELP):
-    """--rules, --set, --boxes (its help ``boxes``), --super-sevens/--no-super-sevens."""
+def rules_options(func=None, *, boxes=BOXES_HELP, super_sevens=SUPER_SEVENS_HELP):
+    """--rules, --set, --boxes (its help ``boxes``), --super-sevens/--no-super-sevens (its help
+    ``super_sevens``)."""
     if func is None:
-        return lambda f: rules_options(f, boxes=boxes)
+        return lambda f: rules_options(f, boxes=boxes, super_sevens=super_sevens)
     options = [
         _option(
             "--rules", "rules_path", type=click.Path(), default=None,
@@ -1283,8 +1286,7 @@ def rules_options(func=None, *, boxes=BOXES_HELP):
         ),
         _option(
             "--super-sevens/--no-super-sevens", "super_sevens", default=None,
-            help="Bet Super Sevens (rule 14) on every box, or not. Default: the rule set's "
-            "'super_sevens'.",
+            help=super_sevens,
         ),
     ]
     for option in reversed(options):
@@ -1817,7 +1819,8 @@ def main(argv=None):
 @_option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
     help="Rounds to play, at most 10^15; 10_000_000, 1e7, 10M and 2G (suffixes k, M, G, T) are "
-    "all accepted. With --resume: the checkpoint's unless given.",
+    "all accepted. With --resume: the checkpoint's (given, it must be the same: a run "
+    "carried on plays what it began).",
 )
 @_option(
     "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -2102,7 +2105,7 @@ def rules():
     \b
     Example:
         bjsim rules show --set decks=8
-        bjsim rules check configs/*.toml
+        bjsim rules check my-casino.toml nz1994
     """
 
 
@@ -2171,9 +2174,9 @@ def rules_check(files, fmt):
 
     \b
     Examples:
-        bjsim rules check configs/*.toml
         bjsim rules check my-casino.toml nz1994
-        bjsim rules check configs/variants/*.toml
+        bjsim rules check configs/*.toml             # in bjsim's folder: every shipped one
+        bjsim rules check configs/variants/*.toml    # in bjsim's folder
         bjsim rules check -f json my-casino.toml
     """
     from simulator import variants
@@ -2232,7 +2235,7 @@ def strategy():
     Example:
         bjsim strategy list
         bjsim strategy show basic
-        bjsim strategy generate --rules configs/nz1994.toml -o strategies/basic.toml
+        bjsim strategy generate --rules configs/nz1994.toml -o my-basic.toml
     """
 
 
@@ -2329,7 +2332,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
 
     \b
     Examples:
-        bjsim strategy generate --rules configs/nz1994.toml -o strategies/basic.toml
+        bjsim strategy generate --rules configs/nz1994.toml -o my-basic.toml
         bjsim strategy generate --rules configs/nz1994.toml --with-super-sevens -o bss.toml
         bjsim strategy generate --rules configs/nz1994.toml --insurance -o ins.toml
         bjsim strategy generate --rules configs/us-6deck-s17-das-peek.toml
@@ -2398,7 +2401,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
 
     \b
     Examples:
-        bjsim strategy indices -o strategies/indices/hi-lo-nz.toml --name hi-lo-nz
+        bjsim strategy indices -o my-hi-lo.toml --name hi-lo-nz
         bjsim strategy indices --count zen --rules configs/us-6deck-s17-das-peek.toml
     """
     from simulator.counting import load_count
@@ -2989,7 +2992,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          help="Random seed of every run (and of the distribution sample).")
 @_option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
          help="Rounds per chunk: the running house-edge chart has a point per chunk. Part "
-         "of what makes the figures reproducible (as simulate's option).")
+         "of what makes the figures reproducible, as simulate's option, whose default is "
+         "1,000,000: bjsim simulate gives the report's figures with this --chunk-rounds "
+         "(the report's manifest names it).")
 @_option("--sample-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
          help="Rounds dealt apart to draw the distribution of the net result per round "
          "(at most the rounds played).")
@@ -3261,7 +3266,10 @@ def _count_list(fmt: str = "table") -> str:
          help="The counting plan: a shipped name (see --list) or a TOML file "
          "(docs/counting.md): count, deck estimation, index plays, bets by count.")
 @rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "
-               "the plan's [boxes] decides how many the counter plays, up to it.")
+               "the plan's [boxes] decides how many the counter plays, up to it.",
+               super_sevens="The table offers Super Sevens (rule 14), or not: the plan's "
+               "[super_sevens] decides what the counter bets on it (a plan that bets it needs "
+               "it offered). Default: the rule set's 'super_sevens'.")
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
          callback=_strategy_named,
          help="The chart the counter plays where no index play applies (every box). "

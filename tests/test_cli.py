@@ -1772,3 +1772,24 @@ def test_the_last_progress_line_is_written_where_the_last_interval_line_was_not_
     bar.close()
     assert [ln.split(" [")[0] for ln in out.getvalue().splitlines()] == [
         "bjsim:  33% 1/3 rounds", "bjsim: 100% 3/3 rounds"]
+
+
+def test_help_texts_say_what_the_options_do_in_each_command():
+    # A help-only user: count's --super-sevens said it bets the side bet on every box (the plan
+    # decides); simulate's --rounds "the checkpoint's unless given" (another is refused); the
+    # examples writing into strategies/ or globbing configs/ failed outside bjsim's folder; the
+    # report's --chunk-rounds "as simulate's" (whose default is ten times as large)
+    def words(*args):
+        return " ".join(run(*args, "--help").stdout.split())
+
+    assert ("The table offers Super Sevens (rule 14), or not: the plan's [super_sevens] decides "
+            "what the counter bets on it") in words("count")
+    assert "Bet Super Sevens (rule 14) on every box, or not." in words("simulate")
+    assert "With --resume: the checkpoint's (given, it must be the same" in words("simulate")
+    for group in (("rules",), ("rules", "check"), ("strategy",), ("strategy", "generate"),
+                  ("strategy", "indices")):
+        text = words(*group)
+        assert "-o strategies/" not in text, group
+        assert all("# in bjsim's folder" in line for line in run(*group, "--help").stdout
+                   .splitlines() if "configs/*" in line or "configs/variants/*" in line), group
+    assert "whose default is 1,000,000" in words("report")
