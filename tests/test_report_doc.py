@@ -1363,7 +1363,7 @@ def test_the_printed_page_numbers_its_pages_and_links_to_no_folder(built):
             in printed)
     assert f'@bottom-left {{ content: "{data["title"]}"' in printed
     page = render.to_html(data["title"], secs)  # on screen: linked, no print margins
-    assert '<a href="csv/wagers.csv">CSV</a>' in page and "@bottom-left" not in page
+    assert '<a href="csv/wagers.csv">wagers.csv</a>' in page and "@bottom-left" not in page
     assert ('<span class="w">--penetrations</span>' in render._code("x --penetrations 0.6")
             and "code .w { white-space: nowrap; }" in page)
 

@@ -171,3 +171,29 @@ def test_a_counting_sections_penetration_table_prints_every_page_at_full_size(tm
     alone, beside = heights
     assert alone and beside and max(alone) - min(alone) < 0.01
     assert min(beside) > 0.98 * alone[0], (alone[0], min(beside))
+
+
+@NEEDS_PRINTING
+def test_the_pdf_has_bookmarks_of_its_sections(tmp_path):
+    # A document officer's review: 13-14 pages, 11 sections, no outline to file it by
+    page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"
+    page.write_text(render.to_html("Title", [sections.Section("a", "First part", ["Words."]),
+                                            sections.Section("b", "Second part", ["More."])],
+                                   printed="2026-12-05"), encoding="utf-8")
+    res = chromium.print_pdf(page, pdf)
+    assert pdf.is_file(), res.stderr[-2000:]
+    assert b"/Outlines" in pdf.read_bytes()
+
+
+def test_the_page_reads_for_a_screen_reader_and_a_narrow_screen():
+    # The same review: column headers without scope, twenty links all reading "CSV", and the
+    # contents in two columns overlapping at 400 px
+    t = sections.Table("wagers", "Wagers", [("a", "wager", "text"), ("b", "return", "pct")],
+                       [["main", 0.01]])
+    page = render.to_html("Title", [sections.Section("s", "S", [t])])
+    assert '<th scope="col">wager</th><th scope="col">return</th>' in page
+    assert '<a href="csv/wagers.csv">wagers.csv</a>' in page
+    assert "@media (max-width: 40em) { nav ol { columns: 1; } }" in page
+    printed = render.to_html("Title", [sections.Section("s", "S", [t])], printed="2026-12-05")
+    assert "(csv/wagers.csv)" in printed and "<a href" not in printed.split("<nav>")[1]\
+        .split("</nav>")[1]

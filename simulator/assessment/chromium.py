@@ -101,8 +101,9 @@ def _end(proc: subprocess.Popen) -> None:
 
 def print_pdf(page: Path, pdf: Path) -> subprocess.CompletedProcess:
     """Print ``page`` to ``pdf``, no header or footer, on the paper its CSS ``@page`` names (the
-    report's: A4; Chromium's own default is US Letter)."""
-    return run(page, f"--print-to-pdf={Path(pdf).resolve()}", "--no-pdf-header-footer")
+    report's: A4; Chromium's own default is US Letter), with bookmarks of its headings."""
+    return run(page, f"--print-to-pdf={Path(pdf).resolve()}", "--no-pdf-header-footer",
+               "--generate-pdf-document-outline")
 
 
 def screenshot(page: Path, png: Path, width: int, height: int) -> subprocess.CompletedProcess:

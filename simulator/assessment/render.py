@@ -22,6 +22,7 @@ pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre; }
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; }
+@media (max-width: 40em) { nav ol { columns: 1; } }
 .wide { overflow-x: auto; } code .w { white-space: nowrap; }
 @page { size: A4; margin: 15mm 12mm 17mm; }
 @media print { body { max-width: none; margin: 0; font-size: 11px; }
@@ -97,10 +98,11 @@ def _html_table(t: Table, printing: bool = False) -> str:
     table's id and title, the others ``-2``, ``-3``, ... and "(continued)")."""
     e = html.escape
     # printed, the CSV's name (a link would name the folder it was printed in)
-    csv = (f"csv/{e(t.name)}.csv" if printing else f'<a href="csv/{e(t.name)}.csv">CSV</a>')
+    csv = (f"csv/{e(t.name)}.csv" if printing else  # (the link named by its file: one of many)
+           f'<a href="csv/{e(t.name)}.csv">{e(t.name)}.csv</a>')
     tables = []
     for n, (columns, rows) in enumerate(t.parts(), 1):
-        head = "".join(f"<th>{e(label)}</th>" for _, label, _ in columns)
+        head = "".join(f'<th scope="col">{e(label)}</th>' for _, label, _ in columns)
         body = []
         for row in rows:
             cells = "".join(
