@@ -197,3 +197,34 @@ def test_the_page_reads_for_a_screen_reader_and_a_narrow_screen():
     printed = render.to_html("Title", [sections.Section("s", "S", [t])], printed="2026-12-05")
     assert "(csv/wagers.csv)" in printed and "<a href" not in printed.split("<nav>")[1]\
         .split("</nav>")[1]
+
+
+def _png(path, width: int, height: int) -> None:
+    """A white PNG of ``width`` x ``height`` pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    raw = b"".join(b"\x00" + b"\xff" * (3 * width) for _ in range(height))
+    path.write_bytes(b"\x89PNG\r\n\x1a\n"
+                     + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+@NEEDS_PRINTING
+def test_a_line_introducing_a_chart_is_printed_with_it(tmp_path):
+    # A document officer's review: "Super Sevens per bet: from the run's tally: ..." sat alone at
+    # a page's foot, its chart on the next page after a third of a page left blank
+    _png(tmp_path / "c.png", 90, 60)
+    blocks = []
+    for k in range(12):
+        blocks.append("Filler words here " * (20 + (53 * k) % 140))
+        blocks.append(f"INTRO{k}Z introduces the chart below.")
+        blocks.append(sections.Chart(f"c{k}", f"CAP{k}Z a chart", "c.png", 900, 600))
+    pages = printed(tmp_path, blocks)
+    apart = [k for k in range(12) if not any(f"INTRO{k}Z" in p and f"CAP{k}Z" in p
+                                             for p in pages)]
+    assert not apart, apart

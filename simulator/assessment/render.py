@@ -27,7 +27,7 @@ nav ol { columns: 2; } .missing { color: #a33; }
 @page { size: A4; margin: 15mm 12mm 17mm; }
 @media print { body { max-width: none; margin: 0; font-size: 11px; }
                h2 { break-after: avoid; } caption { break-after: avoid; }
-               tr, figure { break-inside: avoid; }
+               tr, figure { break-inside: avoid; } p:has(+ figure) { break-after: avoid; }
                thead { display: table-header-group; break-after: avoid; }
                tbody tr:nth-child(-n+3) { break-before: avoid; }
                pre { orphans: 3; widows: 3; font-size: 8.5px; overflow: visible; }
