@@ -365,7 +365,7 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     effect such a variant asks about is diluted; by how much at most, beside the differences'
     95% intervals (docs/compare.md). ``option``: name compare's --pair-rounds, which removes it."""
     from simulator.compare import rounds_per_shoe
-    from simulator.exact.compare import cut_card_effect, effect_measured
+    from simulator.exact.compare import cut_card_effect, table_measured
 
     games = [r["game"] for r in stats["rows"]]
     never = unreached_games(stats, pair_rounds)  # (`unreached_note` says what they lose)
@@ -379,7 +379,7 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     widths = [Z95 * d["house_edge"]["se"] for r in stats["rows"][1:] if r["game"] in asked
               and (d := r["difference"] or {}).get("house_edge") and d["house_edge"]["se"]]
     small = bool(widths) and shift < min(widths) / 4
-    several = not all(effect_measured(0.75, g.rules.boxes, g.rules.decks) for g in played)
+    several = not all(table_measured(g.rules.decks, g.rules.boxes) for g in played)
     return [f"{', '.join(g.label for g in asked)}: a question of the cut card, played here in "
             f"blocks of {pair_rounds:,} rounds, each from a fresh shuffle: a block's last shoe "
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
@@ -406,11 +406,11 @@ def _effects(games) -> str:
     """The measured cut-card effect of each deck count and table of ``games``, in words:
     "+0.017 pp with 8 decks", "+0.015 pp with 6 decks and 7 boxes"; one box's where several
     are not measured, and said to be."""
-    from simulator.exact.compare import cut_card_effect, effect_measured
+    from simulator.exact.compare import cut_card_effect, table_measured
 
-    tables = sorted({(g.rules.decks, g.rules.boxes if effect_measured(
-        0.75, g.rules.boxes, g.rules.decks) else 1) for g in games})
-    unmeasured = any(not effect_measured(0.75, g.rules.boxes, g.rules.decks) for g in games)
+    measured = {id(g): table_measured(g.rules.decks, g.rules.boxes) for g in games}
+    tables = sorted({(g.rules.decks, g.rules.boxes if measured[id(g)] else 1) for g in games})
+    unmeasured = not all(measured.values())
     return ", ".join(f"+{100 * cut_card_effect(d, b):.3f} pp with {d} deck{'s' if d != 1 else ''}"
                      + (f" and {b} boxes" if b > 1 else "") for d, b in tables) + (
         ", for one box (not measured for these games' several boxes)" if unmeasured else "")
@@ -496,11 +496,11 @@ def cut_card_note(stats: dict) -> str | None:
     if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
-    from simulator.exact.compare import effect_measured
+    from simulator.exact.compare import table_measured
 
     base = stats["rows"][0]["game"].rules  # the effect of a table of several boxes where one
     several = [r["game"].rules for r in stats["rows"] if r["game"].rules.boxes > 1]  # plays:
-    unmeasured = [g for g in several if not effect_measured(0.75, g.boxes, g.decks)]
+    unmeasured = [g for g in several if not table_measured(g.decks, g.boxes)]
     shown = unmeasured[0] if unmeasured else max(several, key=lambda g: g.boxes, default=base)
     return cut_card_difference_z(shown.decks, base.penetration, shown.boxes) + "."
 

@@ -61,18 +61,16 @@ class Unfailing(io.TextIOBase):
         return self.stream.errors
 
     def write(self, text) -> int:
-        try:
-            self.stream.write(text)
-        except BlockingIOError:
-            pass
-        except OSError:
-            self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+        self._unfailing(self.stream.write, text)
         return len(text)
 
     def flush(self) -> None:
+        self._unfailing(self.stream.flush)
+
+    def _unfailing(self, do, *args) -> None:
         try:
-            self.stream.flush()
-        except BlockingIOError:
+            do(*args)
+        except BlockingIOError:  # (not taken now: this write alone is dropped)
             pass
         except OSError:
             self.stream = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115

@@ -56,6 +56,7 @@ from simulator.exact.compare import (
     cut_card_effect,
     cut_card_words,
     effect_measured,
+    table_measured,
 )
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
@@ -1010,7 +1011,7 @@ def _edge_source_text(data: dict) -> str:
            f"{fmt(tot['ci95_high'] - tot['simulated'], 'pct4')}, the summary's)")
     decks = int(_rule(data, "decks", 6))
     boxes = int(_rule(data, "boxes", 1))
-    measured = effect_measured(0.75, boxes, decks)  # (the size alone: any penetration)
+    measured = table_measured(decks, boxes)  # (the size alone: any penetration)
     size = f"about +{100 * cut_card_effect(decks, boxes):.3f} pp with {decks} " + (
         "deck" if decks == 1 else "decks") + (
         "" if boxes == 1 else f" for a table of {boxes} boxes, as bjsim measured it" if measured

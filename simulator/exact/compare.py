@@ -387,8 +387,13 @@ def effect_measured(penetration: float, boxes: int = 1, decks: int | None = None
     """Is the cut-card effect measured at ``penetration`` (`MEASURED_PENETRATION`, the only
     one `CUT_CARD_MEASURED` holds) for a table of ``boxes`` boxes (one, or several with
     ``decks`` decks as `CUT_CARD_BOXES` holds)? Elsewhere no z is withheld or sized by it."""
-    return math.isclose(float(penetration), MEASURED_PENETRATION) and (
-        int(boxes) == 1 or (decks, int(boxes)) in CUT_CARD_BOXES)
+    return math.isclose(float(penetration), MEASURED_PENETRATION) and table_measured(decks, boxes)
+
+
+def table_measured(decks: int | None, boxes: int) -> bool:
+    """Is the cut-card effect measured for a table of ``boxes`` boxes and ``decks`` decks (one
+    box: any decks; several: `CUT_CARD_BOXES`), at `MEASURED_PENETRATION`?"""
+    return int(boxes) == 1 or (decks, int(boxes)) in CUT_CARD_BOXES
 
 
 # With several boxes the effect differs from one box's, and not in one direction (a review's
