@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simulator import HOME
 from simulator.rules import (
     _fmt,
     check_keys,
@@ -26,7 +27,7 @@ from simulator.rules import (
     shown,
 )
 
-COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
+COUNT_DIR = HOME / "strategies" / "counts"
 RESOLUTIONS = {"exact": 0.0, "half": 0.5, "whole": 1.0}  # deck-estimation step, in decks
 KEYS = ("name", "description", "source", "tags", "irc_per_deck", "irc_constant")
 MAX_TAG = 100

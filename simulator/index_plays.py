@@ -8,10 +8,10 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from simulator import HOME
 from simulator import layout as L
 from simulator.reference import can_double
 from simulator.rules import (
@@ -23,7 +23,7 @@ from simulator.rules import (
     shown,
 )
 
-INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
+INDEX_DIR = HOME / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
 PLAY_KEYS = ("name", "chart", "row", "up", "below", "at_or_above", "index", "crossing",
              "published_hi_lo_s17_peek")  # fmt: skip

@@ -15,6 +15,7 @@ import numbers
 from dataclasses import dataclass
 from pathlib import Path
 
+from simulator import HOME
 from simulator.counting import (
     COUNT_DIR,
     RESOLUTIONS,
@@ -46,7 +47,7 @@ from simulator.rules import (
 )
 from simulator.source import file_sha256
 
-PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
+PLAN_DIR = HOME / "strategies" / "plans"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
         "bankroll", "tuned_penetration", "bet", "super_sevens", "wong", "boxes")
 RAMP_KEYS = ("base", "steps")

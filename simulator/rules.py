@@ -34,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simulator import HOME
 from simulator import layout as L
 
 SHUFFLES = ("cut-card", "every-round")
@@ -356,7 +357,7 @@ assert sorted(getattr(L, n) for n in _SLOTS) == list(range(L.N_PARAMS)), "a P_* 
 # ---------------------------------------------------------------------------------------------
 # Loading and validation
 
-DEFAULT_RULES_PATH = Path(__file__).resolve().parent.parent / "configs" / "nz1994.toml"
+DEFAULT_RULES_PATH = HOME / "configs" / "nz1994.toml"
 META_KEYS = ("name", "description")  # the optional [meta] table of a rule file
 # A strategy file's charts (`simulator.strategy.CHARTS`), by which a strategy file given as a rule
 # file, or a rule file given as a strategy, is told.

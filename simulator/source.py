@@ -10,19 +10,30 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent  # bjsim's folder: simulator/, configs/, strategies/
+from simulator import home_of
+
+ROOT = Path(__file__).resolve().parent.parent  # the folder holding simulator/
 # What a run reads of bjsim's own files: its code, the rule sets and the strategies, counting
 # systems, index files and plans it ships
 PATTERNS = ("simulator/**/*.py", "configs/**/*.toml", "strategies/**/*.toml")
 NOT_GIT = "not a git checkout"
 
 
+def _files(root: Path) -> dict[str, Path]:
+    """The files the fingerprint covers (`PATTERNS`): the code under ``root``, the shipped files
+    under ``home_of(root)`` (the same names in a checkout and an installed wheel), each by its
+    name relative to where it was found, written with ``/``."""
+    found = {}
+    for pattern in PATTERNS:
+        base = root if pattern.startswith("simulator/") else home_of(root)
+        found |= {p.relative_to(base).as_posix(): p for p in base.glob(pattern)
+                  if p.is_file() and "__pycache__" not in p.relative_to(base).parts}
+    return found
+
+
 def source_files(root: Path = ROOT) -> list[str]:
-    """The files the fingerprint covers (`PATTERNS`), as paths relative to ``root`` written with
-    ``/``, sorted."""
-    return sorted({p.relative_to(root).as_posix() for pattern in PATTERNS
-                   for p in root.glob(pattern) if p.is_file()
-                   and "__pycache__" not in p.relative_to(root).parts})
+    """The names of the files the fingerprint covers (`_files`), sorted."""
+    return sorted(_files(root))
 
 
 def fingerprint(root: Path = ROOT) -> str:
@@ -30,8 +41,8 @@ def fingerprint(root: Path = ROOT) -> str:
     its length, a NUL and its bytes: the same files give the same hash on any machine, a
     changed, added or removed file another."""
     h = hashlib.sha256()
-    for rel in source_files(root):
-        data = (root / rel).read_bytes()
+    for rel, path in sorted(_files(root).items()):
+        data = path.read_bytes()
         h.update(rel.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
     return h.hexdigest()
 

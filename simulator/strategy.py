@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simulator import HOME
 from simulator import layout as L
 from simulator.rules import (
     STRATEGY_CHARTS,
@@ -133,7 +134,7 @@ def stack_for(rules, strategies) -> tuple:
 # ---------------------------------------------------------------------------------------------
 # The file format (docs/strategy-format.md)
 
-STRATEGY_DIR = Path(__file__).resolve().parent.parent / "strategies"
+STRATEGY_DIR = HOME / "strategies"
 
 COLUMNS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")  # up-card index 0..9
 HARD_ROWS = range(4, 21)  # rows a file must give; 21 always stands (rule 12.1 (a))
