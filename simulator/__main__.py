@@ -24,13 +24,23 @@ def run() -> None:
     (numba's and LLVM's, about a tenth of a second), in which a Ctrl-C or SIGTERM would end it
     by the signal; with a Dask cluster the teardown closes its processes, and a signal then ends
     the process at once with the command's exit code."""
+    seen = []
+
+    def early(signum, frame):
+        seen.append(signum)
+        raise KeyboardInterrupt
+
     try:  # (every import here: a Ctrl-C at this module's top would be runpy's traceback)
-        import os
         import signal
+
+        signal.signal(signal.SIGINT, early)
+        import os
 
         from simulator.cli import main
         from simulator.streams import kept_going, whole_stdout
     except KeyboardInterrupt:
+        _interrupted()
+    if seen:  # (its KeyboardInterrupt lost in an import, cleared where it landed)
         _interrupted()
     sys.stdout = whole_stdout(sys.stdout)  # (a closed pipe: 141 however large the output)
     sys.stderr = kept_going(sys.stderr)

@@ -711,11 +711,13 @@ def _interrupt_exits():
             return
         raised.append(signum)
         _STOPPED_BY[0] = signum
+        stops.raising()
         signal.default_int_handler(signum, frame)
 
     def unraisable(info):
         if issubclass(info.exc_type, KeyboardInterrupt):
             raised.clear()  # swallowed in a callback: the signal sent again must land
+            stops.swallowed()
             again = threading.Timer(0.05, os.kill, (os.getpid(), _STOPPED_BY[0]))
             again.daemon = True
             again.start()
@@ -727,6 +729,7 @@ def _interrupt_exits():
     except ValueError:  # not the main thread: Python's own handlers stay
         previous = {}
     hook, sys.unraisablehook = sys.unraisablehook, unraisable
+    stops.command_begins()
     try:
         yield
     except KeyboardInterrupt:

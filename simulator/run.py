@@ -295,6 +295,7 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
             print("bjsim: starting a local Dask cluster" if scheduler == "local" else
                   f"bjsim: connecting to the Dask scheduler at {scheduler} (at most "
                   f"{distributed.CONNECT_TIMEOUT})", file=sys.stderr, flush=True)
+        stops.check_lost()  # (a stop lost importing or compiling: no chunk played)
     except KeyboardInterrupt:
         compiling = True  # no chunk played: the caller says 'interrupted while compiling'
     waits = scheduler is not None and not finished  # (a bar at 0% meanwhile: blanked, the

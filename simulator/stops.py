@@ -153,3 +153,31 @@ def sent_again() -> bool:
     handler holding a second stop (the command's) takes it as the first, which a run caught
     (the run whole all the same) and handed on to the next step."""
     return _AGAIN[0]
+
+
+_RAISED = [0, 0]  # stops the command's handler raised (less those sent again); that at its start
+
+
+def raising() -> None:
+    """The command's handler raises a stop (KeyboardInterrupt) where it landed."""
+    _RAISED[0] += 1
+
+
+def swallowed() -> None:
+    """A stop raised was swallowed where it was reported (a callback from compiled code): it is
+    sent again, and counted again when raised."""
+    _RAISED[0] -= 1
+
+
+def command_begins() -> None:
+    """A command begins: `check_lost` counts the stops raised from here."""
+    _RAISED[1] = _RAISED[0]
+
+
+def check_lost() -> None:
+    """KeyboardInterrupt again where a stop raised since the command began was lost: cleared
+    by code that ran the handler and went on (CPython's C code clears an exception in places,
+    as ``PyObject_HasAttr`` does; the run had gone on to the end of its rounds). For a point
+    no caught stop reaches: a command stops at its first (before the first chunk)."""
+    if _RAISED[0] > _RAISED[1]:
+        raise KeyboardInterrupt
