@@ -3008,7 +3008,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @_option("--count", "count_plan", default=None, metavar="PLAN|FILE",
          callback=_plan_or_count_named,
          help="Add a card-counting section: this counting plan (bjsim count --list) "
-         "played with the report's rules, strategy and seed.")
+         "played with the report's rules, strategy and seed (the plan's own strategy where it "
+         "names one and --strategy is not given, as bjsim count plays it).")
 @_option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
          help="With --count: rounds the counting run (and each penetration) deals.")
 @_option("--count-penetrations", type=PenetrationsType(), default=None,
@@ -3092,9 +3093,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                       rules_path, alone)
         plan = load_plan(count_plan)
         bankroll = _bankroll(bankroll, plan)
-        games = count_runs.check(rules, plan, count_penetrations,
-                                 ("--count", "--count-penetrations"), given=count_plan)
-        _plan_warnings(plan, [r for _, r in games])
+        count_runs.check(rules, plan, count_penetrations, ("--count", "--count-penetrations"),
+                         given=count_plan)
     for line in notes:
         click.echo(f"bjsim: warning: {line}", err=True)
     _no_effect_warnings(rules, overrides, sets)
@@ -3106,10 +3106,13 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
         shown, _ = _shown_strategies(ctx, [strategy_name], [load_strategy(strategy_name)])
         _chart_label(rules, shown, quiet, derive=True)
-    if count_plan is not None:
+    if count_plan is not None:  # (the main run's penetration and the sweep's: the report's)
+        from simulator.assessment.figures import counting_warnings
         from simulator.strategy import load_strategy
 
-        _sevens_warnings(plan, [r for _, r in games], load_strategy(strategy_name))
+        chart = plan.strategy if plan.strategy is not None and not given else strategy_name
+        for line in counting_warnings(rules, plan, count_penetrations, load_strategy(chart)):
+            click.echo(f"bjsim: warning: {line}", err=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(in_rule_order(sets)),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -3276,7 +3279,8 @@ def _count_list(fmt: str = "table") -> str:
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
          callback=_strategy_named,
          help="The chart the counter plays where no index play applies (every box). "
-         f"Default: {RULES_BASIC}.")
+         f"Default: the plan's own where it names one (its strategy key: sevens-super-sevens "
+         f"plays basic-super-sevens), else {RULES_BASIC}.")
 @_option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
          help="Rounds dealt (watched or played), at each penetration.")
 @_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -3342,7 +3346,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     the boxes played, and --boxes only the most the table has. Reports the advantage per
     unit of initial main bet and per unit wagered on the main game with 95% intervals, the SD
     and win per 100 rounds, SCORE, N0 and the risk of ruin, the frequency of each count and
-    the advantage at it, and the Super Sevens return by count against its exact value. Method:
+    the advantage at it, and the Super Sevens return by count (against its exact value at each
+    count for a sevens count; for another count, overall only). Method:
     docs/counting.md. Ctrl-C stops early and prints the finished chunks' result marked PARTIAL
     (exit code 130).
 
@@ -3350,7 +3355,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     Examples:
         bjsim count                                  # Hi-Lo, 1-12 spread, NZ game
         bjsim count --plan hi-lo-flat --rounds 1e6   # the control: basic strategy
-        bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
+        bjsim count --plan sevens-super-sevens       # its own basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
         bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml
@@ -3403,6 +3408,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     if note is not None and not quiet:
         click.echo(f"bjsim: {note}", err=True)
     files = None
+    if strategy_name is None and plan.strategy is not None:  # (its own chart: as --strategy)
+        strategy_name = plan.strategy
     if strategy_name is None:
         (strategy,), (name,), label = _default_strategies(rules, quiet, 1)
     else:

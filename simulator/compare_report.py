@@ -578,9 +578,22 @@ def unused_rules_note(stats: dict, where: str = " (Variants, above)") -> str | N
             f"{'its change touches' if one else 'their changes touch'}{where}.")
 
 
+def counter_note(stats: dict) -> str | None:
+    """Where a variant moves the cut card: its difference is the strategy's, which does not
+    count; what the cut card's place is worth to a card counter is bjsim count's."""
+    base = stats["rows"][0]["game"].rules
+    moved = [r["game"].label for r in stats["rows"][1:]
+             if r["game"].rules.penetration != base.penetration]
+    if not moved:
+        return None
+    return (f"{', '.join(moved)}: the cut card moved, for the strategy played, which does not "
+            "count; what its place is worth to a card counter (the counter's advantage at each "
+            "penetration): bjsim count --penetrations 0.6,0.75,0.9.")
+
+
 def _notes(stats: dict, has_exact: bool) -> list[str]:
     notes = [n for n in (unused_rules_note(stats), stake_note(stats), _withheld_note(stats),
-                         multiple_note(stats))
+                         multiple_note(stats), counter_note(stats))
              if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "

@@ -361,7 +361,8 @@ def plan_dict(plan) -> dict:
             "source": shown_rule_file(plan.source),  # rules: strategies/plans/NAME.toml)
             "count": plan.count_file or plan.count.name, "count_name": plan.count.name,
             "count_kind": plan.count_kind,
-            "deck_estimation": plan.resolution, "indices": plan.indices, "bet": ramp(plan.bet),
+            "deck_estimation": plan.resolution, "indices": plan.indices,
+            "strategy": plan.strategy, "bet": ramp(plan.bet),
             "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
                                                           "leave": plan.wong_leave},
@@ -1288,17 +1289,20 @@ NO_INTERVAL = "no interval: too few rounds"  # a gain without an SE (fewer than 
 
 
 def _gain95(gain, se, label: str = "") -> str:
-    """A gain ± the 95% half-width of its SE and ``label`` (`GAIN_OVER_FLAT_95`,
-    `GAIN_OVER_BASIC_95`), "none" where the bets compared are the same (an SE of 0:
-    `SAME_BETS`, `SAME_ROUNDS`), or the gain and `NO_INTERVAL` without an SE (no label: there
-    is no half-width for it to name)."""
+    """A gain ± the 95% half-width of its SE, in percentage points, and ``label``
+    (`GAIN_OVER_FLAT_95`, `GAIN_OVER_BASIC_95`), "none" where the bets compared are the same (an
+    SE of 0: `SAME_BETS`, `SAME_ROUNDS`), or the gain and `NO_INTERVAL` without an SE (no label:
+    there is no half-width for it to name)."""
     if se == 0 and gain == 0:
         return "none"
     if gain is None:
         return "-"
+    def pp(x, sign=True):  # (a difference of two advantages: percentage points, not %)
+        return _pct(x, sign=sign).removesuffix("%") + " pp"
+
     if se is None:
-        return f"{_pct(gain)} ({NO_INTERVAL})"
-    return f"{_pct(gain)} ± {_pct(Z95 * se, sign=False)}" + (f" {label}" if label else "")
+        return f"{pp(gain)} ({NO_INTERVAL})"
+    return f"{pp(gain)} ± {pp(Z95 * se, sign=False)}" + (f" {label}" if label else "")
 
 
 def _interval(fig: dict) -> str:

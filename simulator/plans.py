@@ -46,10 +46,11 @@ from simulator.rules import (
     shown,
 )
 from simulator.source import file_sha256
+from simulator.strategy import STRATEGY_DIR, StrategyError, list_strategies, load_strategy
 
 PLAN_DIR = HOME / "strategies" / "plans"
-KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
-        "bankroll", "tuned_penetration", "bet", "super_sevens", "wong", "boxes")
+KEYS = ("name", "description", "count", "deck_estimation", "indices", "strategy", "table_min",
+        "table_max", "bankroll", "tuned_penetration", "bet", "super_sevens", "wong", "boxes")
 RAMP_KEYS = ("base", "steps")
 WONG_KEYS = ("enter", "leave")
 MAX_UNITS = 10_000  # the largest bet, table limit or Super Sevens bet a plan may name (units)
@@ -109,6 +110,7 @@ class CountingPlan:
     keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
     sha256: tuple[str | None, ...] = ()  # each of ``files``' SHA-256 as read (`load_plan`)
     count_file: str = ""  # ``count`` as written: a shipped count's name or a path
+    strategy: str | None = None  # the chart it plays unless told another: a shipped name or path
 
     @property
     def count_kind(self) -> str:
@@ -196,29 +198,31 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
 
 
 NAMED = {"count": ("count system", COUNT_DIR, list_counts),
-         "indices": ("index plays", INDEX_DIR, list_indices)}  # a plan's keys naming a file
-FILE_WORD = {"count": ("count", "count system"), "indices": ("index", "index set")}
+         "indices": ("index plays", INDEX_DIR, list_indices),
+         "strategy": ("strategy", STRATEGY_DIR, list_strategies)}  # a plan's keys naming a file
+FILE_WORD = {"count": ("count", "count system"), "indices": ("index", "index set"),
+             "strategy": ("strategy", "strategy")}
 
 
 def _is_path(key: str, value: str, folder: str | None = None) -> bool:
-    """Whether a plan's ``count`` or ``indices`` names a file (`rules.names_a_file`, read from
-    ``folder``), else a shipped name."""
+    """Whether a plan's ``count``, ``indices`` or ``strategy`` names a file
+    (`rules.names_a_file`, read from ``folder``), else a shipped name."""
     return names_a_file(value, NAMED[key][2](), "." if folder is None else folder)
 
 
 def named_file(key: str, value: str, folder: str | None = None) -> Path:
-    """The file a plan's ``count`` or ``indices`` names: a path (a relative one read from
-    ``folder``: the working directory where None, else the one a resumed run was started in),
-    or a shipped name's file (which may not exist)."""
+    """The file a plan's ``count``, ``indices`` or ``strategy`` names: a path (a relative one
+    read from ``folder``: the working directory where None, else the one a resumed run was
+    started in), or a shipped name's file (which may not exist)."""
     if _is_path(key, value, folder):
         return Path(value) if folder is None else Path(folder) / value
     return NAMED[key][1] / f"{value}.toml"
 
 
 def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
-    """Refuse a plan's ``count`` or ``indices`` path (as ``written``) that names no file, saying
-    which folder a relative one was read from (`named_file`) and, where the plan's own folder
-    holds a file of that name, how to name it."""
+    """Refuse a plan's ``count``, ``indices`` or ``strategy`` path (as ``written``) that names
+    no file, saying which folder a relative one was read from (`named_file`) and, where the
+    plan's own folder holds a file of that name, how to name it."""
     read = named_file(key, written, folder)
     if read.exists():  # (a folder: the loader says so)
         return
@@ -238,7 +242,8 @@ def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
 def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
                    folder: str | None = None) -> CountingPlan:
     """Build and check a counting plan from a TOML-like dict (``source`` names it in errors). A
-    relative path in ``count`` or ``indices`` is read from ``folder`` (`named_file`)."""
+    relative path in ``count``, ``indices`` or ``strategy`` is read from ``folder``
+    (`named_file`)."""
     def read_from(key: str, value: str) -> str:
         return (str(named_file(key, value, folder)) if value and _is_path(key, value, folder)
                 else value)  # ("" is refused as empty by load_count or load_indices)
@@ -271,6 +276,11 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         indices = _text(src, "indices", indices, "a shipped index set ("
                         + ", ".join(list_indices()) + ") or the path of an index file")
         plays = _check_indices(src, indices, folder)
+    strategy = data.get("strategy")
+    if strategy is not None:
+        strategy = _check_strategy(src, _text(src, "strategy", strategy, "a shipped strategy ("
+                                              + ", ".join(list_strategies()) + ") or the path "
+                                              "of a strategy file"), folder)
     table_min = _integer(src, "table_min", data.get("table_min", 1), 1, MAX_UNITS)
     table_max = _integer(src, "table_max", data.get("table_max", table_min), 1, MAX_UNITS)
     if table_max < table_min:
@@ -312,10 +322,27 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
         table_max=table_max, bankroll=bankroll, tuned_penetration=tuned,
         description=_text(src, "description", data.get("description", "")), source=src,
-        plays=plays, count_file=count_name,
+        plays=plays, count_file=count_name, strategy=strategy,
         files=tuple((NAMED[k][0], named_file(k, data[k], folder))
                     for k in NAMED if data.get(k) is not None),
         keys=frozenset(data))
+
+
+def _check_strategy(src: str, strategy: str, folder: str | None = None) -> str:
+    """The strategy a plan names, checked (read here, a bad one refused as the plan's
+    ``strategy``): a shipped name as given, a file as the path it is read from."""
+    if strategy and _is_path("strategy", strategy, folder):
+        _no_such_file(src, "strategy", strategy, folder)
+        strategy = str(named_file("strategy", strategy, folder))
+    elif strategy not in list_strategies():
+        raise PlanError(f"{src}: key 'strategy' = {shown(strategy)}: "
+                        f"{closest_name(strategy, list_strategies())}allowed a shipped strategy "
+                        f"({', '.join(list_strategies())}) or the path of a strategy file")
+    try:
+        load_strategy(strategy)
+    except StrategyError as err:
+        raise PlanError(f"{src}: key 'strategy': {err}") from None
+    return strategy
 
 
 def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSet:
@@ -511,7 +538,7 @@ def plan_path(name_or_path) -> Path:
 
 
 def files_named(path, folder: str | None = None) -> list[Path]:
-    """The count system and index files a plan file names by path, read from ``folder`` as
+    """The count system, index and strategy files a plan file names by path, read from ``folder`` as
     `load_plan` reads them (none if it cannot be read: loading it says why)."""
     try:
         data = read_toml(Path(path), "plan", PlanError)
@@ -524,9 +551,9 @@ def files_named(path, folder: str | None = None) -> list[Path]:
 
 def plan_files(name_or_path, folder: str | None = None) -> list[tuple[str, Path]]:
     """The files a plan's figures depend on, ``(what, path)``: the plan file, then the count
-    system and the index plays it names, each the file `load_plan` reads (a shipped name's,
-    or a path read from ``folder``; no index plays, no entry), for the SHA-256 of each in the
-    report's manifest."""
+    system, the index plays and the strategy it names, each the file `load_plan` reads (a
+    shipped name's, or a path read from ``folder``; none named, no entry), for the SHA-256 of
+    each in the report's manifest."""
     return list(load_plan(name_or_path, folder).files)
 
 
@@ -538,7 +565,8 @@ PLAYED = {"count": lambda p: (p.count.name, p.count.tags, p.count.irc_per_deck,
           **{key: (lambda k: lambda p: getattr(p, k))(key)
              for key in ("bet", "super_sevens", "boxes", "table_min", "table_max", "bankroll",
                          "tuned_penetration")},
-          "wong": lambda p: (p.wong_enter, p.wong_leave)}
+          "wong": lambda p: (p.wong_enter, p.wong_leave),
+          "strategy": lambda p: p.strategy and file_sha256(dict(p.files)["strategy"])}
 
 
 def _not_passing_for_a_shipped_plan(plan: CountingPlan, source: str, named: bool) -> None:
@@ -590,6 +618,7 @@ def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
             "deck_estimation": plan.resolution  # (a KO plan without it: no warning of it)
             if "deck_estimation" in plan.keys or plan.resolution != "exact" else None,
             "indices": None if plan.indices is None else named(NAMED["indices"][0], INDEX_DIR),
+            "strategy": None if plan.strategy is None else named("strategy", STRATEGY_DIR),
             "table_min": plan.table_min, "table_max": plan.table_max,
             "bankroll": plan.bankroll if bankroll is None else bankroll,
             "tuned_penetration": plan.tuned_penetration}

@@ -1495,7 +1495,7 @@ def short_change(rules: Rules, keys) -> list[str]:
 
 
 def unlike_nz_line(rules: dict, named: str = "") -> str | None:
-    """The tables' ``Unlike NZ: decks=2, ...`` line for ``rules`` (a `rules_dict`): every key
+    """The tables' ``Unlike nz1994: decks=2, ...`` line for ``rules`` (a `rules_dict`): every key
     unlike the NZ rules (`nz_changes`); None where there is none, or where ``named`` (the text
     beside it: a title, the command line's changes) already names each."""
     unlike = nz_changes(rules) if rules else []
@@ -1503,7 +1503,7 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
                      for c in re.split(r",\s*(?=[A-Za-z_]\w*\s*=)", named))
     if not unlike or all(u in named for u in unlike):
         return None
-    return "Unlike NZ: " + ", ".join(unlike)
+    return "Unlike nz1994: " + ", ".join(unlike)
 
 
 def modified_name(name: str, changes) -> str:

@@ -1346,24 +1346,24 @@ def test_replay_names_every_rule_unlike_nz_as_the_other_tables(tmp_path, monkeyp
                "--set", "penetration=0.5").stdout.split("\n\n")[0].splitlines()
     assert head[0].startswith(f"bjsim {__version__} replay: rules h65.toml (modified: "
                               "penetration=0.5)"), head
-    assert head[1:] == ["Unlike NZ: decks=2, penetration=0.5, blackjack_pays=1.2",
+    assert head[1:] == ["Unlike nz1994: decks=2, penetration=0.5, blackjack_pays=1.2",
                         "WARNING: replay deals the cards as given, in order: penetration does "
                         "not apply here (--cut stops play as a cut card would)"], head
     for args in ([], ["--set", "decks=2", "--set", "blackjack_pays=6:5"]):  # (the title names it)
         out = run("replay", "--cards", cards, "--strategy", "basic", *args).stdout
-        assert len(out.split("\n\n")[0].splitlines()) == 1 and "Unlike NZ" not in out, out
+        assert len(out.split("\n\n")[0].splitlines()) == 1 and "Unlike nz1994" not in out, out
 
 
 def test_the_unlike_nz_line_shows_a_whole_number_as_a_file_writes_it(tmp_path, monkeypatch):
-    # A rule file writing super_sevens_bet = 2 read "Unlike NZ: super_sevens_bet=2.0".
+    # A rule file writing super_sevens_bet = 2 read "Unlike nz1994: super_sevens_bet=2.0".
     from simulator.rules import load_rules, rules_dict, unlike_nz_line
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "ss2.toml").write_text("super_sevens_bet = 2\nblackjack_pays = 1.2\n")
     out = run("simulate", "--rules", "ss2.toml", "-n", "1000", "-q").stdout.splitlines()
-    assert "Unlike NZ: blackjack_pays=1.2, super_sevens_bet=2" in out, out
+    assert "Unlike nz1994: blackjack_pays=1.2, super_sevens_bet=2" in out, out
     rules = rules_dict(load_rules().replace(super_sevens_bet=2.0, penetration=0.5))
-    assert unlike_nz_line(rules) == "Unlike NZ: penetration=0.5, super_sevens_bet=2"
+    assert unlike_nz_line(rules) == "Unlike nz1994: penetration=0.5, super_sevens_bet=2"
     assert unlike_nz_line(rules, "super_sevens_bet=2, penetration=0.5") is None
 
 

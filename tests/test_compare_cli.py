@@ -1824,3 +1824,16 @@ def test_csv_gives_the_bets_each_figure_is_of():
     assert game[(doc["baseline"]["label"], "house_edge")] == 6000  # box-rounds
     assert {int(r["bets"]) for r in figures if r["figures_of"] != "game"} == {3000}
     assert all(r["bets"] == "" for r in rows if r["figures_of"] == "rules")
+
+
+def test_a_moved_cut_card_points_a_casino_to_the_counters_figures():
+    # A casino manager's review: compare --vary penetration=0.9 measured the cut card's place
+    # for a player who does not count, and nothing said where a counter's is.
+    said = "the cut card moved, for the strategy played, which does not count"
+    moved = run("compare", "--vary", "penetration=0.6", "--vary", "decks=8", "-n", "2000",
+                "--no-exact", "-q")
+    assert moved.exit_code == 0, moved.output
+    (line,) = [ln for ln in moved.stdout.splitlines() if said in ln]
+    assert line.startswith("penetration=0.6: ") and "bjsim count --penetrations" in line
+    other = run("compare", "--vary", "decks=8", "-n", "2000", "--no-exact", "-q")
+    assert other.exit_code == 0 and said not in other.stdout

@@ -1225,9 +1225,9 @@ def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
     rules.write_text("decks = 2\ndealer_hits_soft_17 = true\nblackjack_pays = 1.2\n")
     result = invoke("count", "--plan", "hi-lo-flat", "--rules", rules, *TINY)
     assert result.exit_code == 0, result.output
-    assert "Unlike NZ: decks=2, blackjack_pays=1.2, dealer_hits_soft_17=true" in result.stdout
+    assert "Unlike nz1994: decks=2, blackjack_pays=1.2, dealer_hits_soft_17=true" in result.stdout
     plain = invoke("count", "--plan", "hi-lo-flat", "--set", "decks=2", *TINY)
-    assert plain.exit_code == 0 and "Unlike NZ" not in plain.stdout  # (--set's: in the title)
+    assert plain.exit_code == 0 and "Unlike nz1994" not in plain.stdout  # (--set's: in the title)
 
 
 def test_a_set_key_of_no_effect_is_said_and_kept():

@@ -966,10 +966,25 @@ def test_the_section_gives_the_counters_own_super_sevens_return_as_bjsim_count_d
     # bjsim count says what the counter's own Super Sevens bets returned; the report's counting
     # section gave only its stakes by count
     from simulator.counting_report import counter_return_text
+    from simulator.strategy import load_strategy
 
     spec = figures.Spec(Rules(), seed=3, chunk_rounds=2000, count_plan="sevens-super-sevens",
-                        count_rounds=24000)
+                        count_rounds=24000, strategy_given=False)  # (the plan's own played)
     data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    assert data["counting"]["strategy"] == "basic-super-sevens"
+    assert "Strategy basic-super-sevens (the plan's own; the rest of this report: basic)" in \
+        render.to_markdown("t", [sections.counting(data)])
+    # bjsim count's warnings of the plan are in the document, not on stderr alone (a review),
+    # for the main run's penetration and each of a sweep's
+    assert data["counting"]["warnings"] == []  # (hitting every 7-7: +8 holds at 75%)
+    said = figures.counting_warnings(Rules(), load_plan("sevens-super-sevens"), (0.6, 0.9),
+                                     load_strategy("basic"))
+    assert [("tuned" in w, "penetration 0.75," in w) for w in said] == [
+        (True, False), (False, True), (False, False), (False, False)]
+    assert all(w.startswith("strategies/plans/sevens-super-sevens.toml: ") for w in said)
+    data["counting"]["warnings"] = said
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert all(f"Warning (as bjsim count gives it): {w}." in md for w in said)
     ss = data["counting"]["figures"]["super_sevens"]
     assert ss["counter_bets"] > 0
     said = (f"The counter bet it {ss['counter_bets']:,} units for a return of "

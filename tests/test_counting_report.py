@@ -1068,7 +1068,9 @@ def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
     assert float(ruin["ci95_high"]) == 1.0 and float(ruin["se"]) == p["risk_of_ruin_se"]
     sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "table", {"plan": {"name": "p"}})
     assert "gain (95%, paired)" in sweep and "SCORE (95%)" in sweep
-    assert f"± {100 * 1.959963984540054 * fig['gain_over_flat_se']:.3f}%" in sweep
+    # (a gain, a difference of two advantages, in percentage points: a review had read "+1.1%
+    # of the initial bet" as the counter's own edge)
+    assert f"± {100 * 1.959963984540054 * fig['gain_over_flat_se']:.3f} pp" in sweep
 
 
 def test_a_shuffle_every_round_is_said_in_the_header_not_a_penetration():
@@ -1154,12 +1156,12 @@ def test_a_gain_without_an_se_has_no_interval_label():
         assert f["gain_over_flat_se"] is None and f["gain_over_basic_se"] is None
         for fmt in ("table", "markdown"):
             text = CR.render(f, fmt)
-            assert "+0.000% (no interval: too few rounds)" in text
+            assert "+0.000 pp (no interval: too few rounds)" in text
             assert "(95%, paired)" not in text and "(95%, the two runs" not in text
             assert ("No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 or "
                     "the risk of ruin: a standard error needs two rounds or more.") in text
         sweep = CR.render_sweep(CR.sweep_rows([(0.75, f)]), "table", {"plan": {"name": "p"}})
-        assert "+0.000% (no interval: too few rounds)" in sweep
+        assert "+0.000 pp (no interval: too few rounds)" in sweep
         assert f["per_round_played"]["interval_note"] == "a standard error needs two rounds or more"
 
 
@@ -1788,8 +1790,8 @@ def test_fewer_than_30_rounds_give_no_se_or_interval_as_simulate(n):
         for fmt in ("table", "markdown"):
             text = CR.render(f, fmt)
             assert ("(95%, paired)" not in text) == withheld
-            assert ("+0.000% (no interval: too few rounds)" in text
-                    or "% (no interval: too few rounds) of the initial bet" in text) == withheld
+            assert ("+0.000 pp (no interval: too few rounds)" in text
+                    or " pp (no interval: too few rounds) of the initial bet" in text) == withheld
             figures = "SCORE or N0" if f is ss else "SCORE, N0 or the risk of ruin"  # (where
             # the risk of ruin is withheld, said apart)
             assert (f"No SE of the mean and no interval for the win per 100 rounds, {figures}: "

@@ -867,9 +867,9 @@ def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     title = next(i for i, line in enumerate(lines) if line.startswith("Exact (combinatorial)"))
-    assert lines[title + 1] == "Unlike NZ: decks=2, blackjack_pays=1.2", lines
+    assert lines[title + 1] == "Unlike nz1994: decks=2, blackjack_pays=1.2", lines
     plain = run("exact", "--set", "decks=2", "--strategy", "basic")
-    assert plain.exit_code == 0 and "Unlike NZ" not in plain.output  # (the title names it)
+    assert plain.exit_code == 0 and "Unlike nz1994" not in plain.output  # (the title names it)
 
 
 def test_exact_csv_holds_what_its_json_holds_at_full_precision_with_signs_and_flags():

@@ -196,18 +196,18 @@ def test_simulate_table_names_every_key_unlike_the_nz_rules_from_a_file_or_set(t
     path.write_text('decks = 2\npenetration = 0.5\ndealer_hits_soft_17 = true\n'
                     'double_on = "any"\nsurrender = "late"\n')
     head = run("simulate", *TINY, "--rules", str(path)).stdout.split("\nStrategy:")[0]
-    assert ('\nUnlike NZ: decks=2, penetration=0.5, double_on="any", dealer_hits_soft_17=true, '
+    assert ('\nUnlike nz1994: decks=2, penetration=0.5, double_on="any", dealer_hits_soft_17=true, '
             'surrender="late"\n') in head and "Changed:" not in head
     head = run("simulate", *TINY, "--rules", str(path), "--set", "decks=4", "--set",
                "max_hands=2").stdout.split("\nStrategy:")[0]
     assert "\nChanged:   decks=4, max_hands=2\n" in head
-    assert ('\nUnlike NZ: decks=4, penetration=0.5, double_on="any", max_hands=2, '
+    assert ('\nUnlike nz1994: decks=4, penetration=0.5, double_on="any", max_hands=2, '
             'dealer_hits_soft_17=true, surrender="late"\n') in head
     eight = run("simulate", *TINY, "--rules", "nz1994-8deck").stdout  # a shipped file
-    assert "\nUnlike NZ: decks=8\n" in eight.split("\nStrategy:")[0]
+    assert "\nUnlike nz1994: decks=8\n" in eight.split("\nStrategy:")[0]
     for args in ([], ["--set", "decks=8", "--boxes", "2"]):  # the NZ file: its changes, once
         head = run("simulate", *TINY, *args).stdout.split("\nStrategy:")[0]
-        assert "Unlike NZ:" not in head and ("Changed:" in head) == bool(args)
+        assert "Unlike nz1994:" not in head and ("Changed:" in head) == bool(args)
 
 
 def test_rules_show_toml_with_changes_does_not_pass_for_the_original(tmp_path):
@@ -838,7 +838,7 @@ def test_changes_are_listed_as_the_user_wrote_them_in_every_command():
             'boxes=2, super_sevens_bet=2)')
     table = run("simulate", *TINY, *args).stdout
     assert f"\nRules:     {name} (configs/nz1994.toml)\nChanged:   {', '.join(said)}\n" in table
-    assert "Unlike NZ:" not in table  # (every change is named, in the name)
+    assert "Unlike nz1994:" not in table  # (every change is named, in the name)
     doc = json.loads(run("simulate", *TINY, *args, "-f", "json").stdout)
     assert doc["run"]["overrides"] == said and doc["run"]["rules_name"] == name
     rows = run_section(csv_rows(run("simulate", *TINY, *args, "-f", "csv").stdout))

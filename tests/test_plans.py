@@ -587,7 +587,8 @@ def test_count_warns_of_a_sevens_bet_the_rules_or_the_strategy_make_unfavourable
         return [ln for ln in r.stderr.splitlines() if "super_sevens.steps[0]" in ln]
 
     assert warned("--strategy", "basic-super-sevens") == []
-    (line,) = warned()  # the default basic: split v 2-7
+    assert warned() == []  # the plan's own strategy: basic-super-sevens
+    (line,) = warned("--strategy", "basic")  # split v 2-7
     assert line.startswith("bjsim: warning: ") and "split v 2-7" in line
 
 
@@ -601,11 +602,20 @@ def test_the_reports_counting_section_warns_of_it_too(tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(A, "compute", stop)
-    for strategy, n in (("basic", 1), ("basic-super-sevens", 0)):
-        r = CliRunner().invoke(cli, ["report", "--count", "sevens-super-sevens", "--strategy",
-                                     strategy, "-o", str(tmp_path / "r"), "-q"])
+    # A casino manager's review: a sweep without 0.75 had left out the warning of the main run,
+    # played at 0.75 all the same; and the report's own strategy was checked where the counter
+    # plays the plan's.
+    sweep = ["--count-penetrations", "0.6,0.9"]
+    for strategy, more, pens in ((["--strategy", "basic"], [], ["0.75"]),
+                                 (["--strategy", "basic-super-sevens"], [], []),
+                                 ([], [], []), (["--strategy", "basic"], sweep,
+                                                ["0.75", "0.6", "0.9"])):
+        r = CliRunner().invoke(cli, ["report", "--count", "sevens-super-sevens", *strategy, *more,
+                                     "-o", str(tmp_path / "r"), "-q"])
         said = [ln for ln in r.stderr.splitlines() if "super_sevens.steps[0]" in ln]
-        assert "interrupted" in r.stderr and len(said) == n, r.stderr
+        assert "interrupted" in r.stderr and len(said) == len(pens), r.stderr
+        for line, pen in zip(said, pens, strict=True):
+            assert f"penetration {pen}," in line and "split v 2-7" in line
 
 
 def test_a_sevens_plan_betting_at_every_count_is_warned_of_at_a_full_shoes_count(tmp_path):
@@ -731,3 +741,58 @@ def test_the_plan_limits_are_the_ones_docs_counting_md_states():
             [i, i + 2] for i in range(P.MAX_STEPS + 1)]}}, "p.toml")
     with pytest.raises(P.PlanError, match="wong.enter"):
         P.plan_from_dict(GOOD | {"wong": {"enter": P.MAX_COUNT + 1, "leave": 0}}, "p.toml")
+
+
+def test_a_plan_names_the_strategy_it_plays_and_a_bad_one_is_refused_in_one_line(tmp_path):
+    # A casino manager's review: the sevens plan, worked out for hitting every 7-7, was played
+    # with basic's 7-7 play unless --strategy said otherwise, and the report could not play it
+    # so: a plan's strategy key names its chart.
+    from simulator.strategy import STRATEGY_DIR
+
+    sevens = P.load_plan("sevens-super-sevens")
+    assert sevens.strategy == "basic-super-sevens"
+    assert ("strategy", STRATEGY_DIR / "basic-super-sevens.toml") in sevens.files
+    assert P.load_plan("hi-lo-1-12").strategy is None
+    mine = tmp_path / "mine.toml"
+    mine.write_text((STRATEGY_DIR / "basic.toml").read_text().replace('name = "basic"',
+                                                                       'name = "mine"'))
+    for named, kept in (('"basic"', "basic"), (f'"{mine}"', str(mine))):
+        (tmp_path / "q.toml").write_text(f'count = "hi-lo"\nstrategy = {named}\n[bet]\nbase = 1\n')
+        plan = P.load_plan(str(tmp_path / "q.toml"))
+        assert plan.strategy == kept and dict(plan.files)["strategy"] == (
+            STRATEGY_DIR / "basic.toml" if kept == "basic" else mine)
+        again = tmp_path / "again.toml"  # (written back: the same strategy)
+        again.write_text(P.plan_toml(plan, plan.bet, "again", ""))
+        assert P.load_plan(str(again)).strategy == kept
+    for named, said in (('"basci"', "key 'strategy' = \"basci\": did you mean 'basic'?"),
+                        ('"no/such.toml"', "key 'strategy' = \"no/such.toml\": no such strategy "
+                                           "file"),
+                        ("3", "key 'strategy' = 3"),
+                        (f'"{tmp_path / "p.toml"}"', "key 'strategy': ")):
+        (tmp_path / "p.toml").write_text(f'count = "hi-lo"\nstrategy = {named}\n[bet]\nbase = 1\n')
+        with pytest.raises(P.PlanError) as err:
+            P.load_plan(str(tmp_path / "p.toml"))
+        line = str(err.value)
+        assert "\n" not in line and said in line, line
+    # A plan named as the shipped sevens plan but playing another chart is another plan.
+    (tmp_path / "s.toml").write_text(P.plan_toml(sevens, sevens.bet, "sevens-super-sevens", "")
+                                     .replace("basic-super-sevens", "basic"))
+    with pytest.raises(P.PlanError, match="strategy differs"):
+        P.load_plan(str(tmp_path / "s.toml"))
+
+
+def test_count_plays_the_plans_strategy_unless_told_another(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    def played(*args):
+        r = CliRunner().invoke(cli, ["count", "--plan", "sevens-super-sevens", "--rounds", "2000",
+                                     "--chunk-rounds", "1000", "-q", "-f", "json", *args])
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)
+
+    own, given = played(), played("--strategy", "basic")
+    assert own["strategy"] == ["basic-super-sevens"] and given["strategy"] == ["basic"]
+    assert own["results"] != given["results"]
+    assert played("--strategy", "basic-super-sevens")["results"] == own["results"]

@@ -1374,6 +1374,8 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
     from simulator.plans import load_plan
 
     plan = load_plan(spec.count_plan) if plan is None else plan
+    own = _plans_strategy(spec, plan)
+    spec = dataclasses.replace(spec, strategy=plan.strategy, strategy_given=True) if own else spec
     strategy = load_strategy(spec.strategy)
     kwargs = {"rounds": spec.count_rounds, "seed": spec.seed, "chunk_rounds": spec.chunk_rounds,
               "workers": spec.workers, "rules_file": spec.rules_file,
@@ -1398,7 +1400,30 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
         sweep = counting_report.sweep_rows(count_runs.figures(runs, plan,
                                                               spec.count_bankroll))
     return {"plan": spec.count_plan, "figures": fig, "sweep": sweep,
-            "indices_note": count_runs.indices_note(spec.rules, plan)}
+            "indices_note": count_runs.indices_note(spec.rules, plan),
+            "strategy": _name(spec) if own else None,
+            "warnings": counting_warnings(spec.rules, plan, spec.count_penetrations, strategy)}
+
+
+def counting_warnings(rules, plan, penetrations, strategy) -> list[str]:
+    """What bjsim count warns of a plan (`plans.plan_warnings`, its Super Sevens bets
+    `counting_report.sevens_bet_warnings`) for the games a report plays it in: the rules'
+    penetration and each of ``penetrations``; a shipped plan named as bjsim names it."""
+    from simulator import count_runs
+    from simulator.counting_report import sevens_bet_warnings
+    from simulator.plans import plan_warnings
+
+    games = [r for pens in (None, penetrations) if pens or pens is None
+             for _, r in count_runs.check(rules, plan, pens)]
+    plan = dataclasses.replace(plan, source=shown_rule_file(plan.source))
+    return list(dict.fromkeys(plan_warnings(plan, games)
+                              + sevens_bet_warnings(plan, games, strategy)))
+
+
+def _plans_strategy(spec: Spec, plan) -> bool:
+    """Does the counter play the strategy its plan names (the report's own not given), as bjsim
+    count plays it?"""
+    return plan.strategy is not None and not spec.strategy_given
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1435,6 +1460,11 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
         if spec.count_penetrations:
             count += ["--count-penetrations", ",".join(repr(p) for p in spec.count_penetrations)]
         count += bankroll
+    if spec.count_plan is not None:
+        from simulator.plans import load_plan
+
+        if _plans_strategy(spec, load_plan(spec.count_plan)):
+            strat = []  # (bjsim count plays the plan's own)
     count_line = None if spec.count_plan is None else line(
         "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
         str(spec.count_rounds), *bankroll, "-f", "json")

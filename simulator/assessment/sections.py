@@ -1439,7 +1439,9 @@ def counting(data: dict) -> Section | None:
         f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
         + (f"; wonging out below {p['wong']['leave']:g}, in at {p['wong']['enter']:g}"
            if p["wong"] else "")
-        + f". Strategy {data['strategy']} where no index play applies. {f['rounds']:,} rounds "
+        + (f". Strategy {data['strategy']}" if not c.get("strategy") else
+           f". Strategy {c['strategy']} (the plan's own; the rest of this report: "
+           f"{data['strategy']})") + f" where no index play applies. {f['rounds']:,} rounds "
         f"dealt, {f['rounds_played']:,} played (the same seed as the main run)"
         + _average_bet_text(f) + "." + _chunk_se_text(f) + " Advantage: the "
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
@@ -1454,6 +1456,7 @@ def counting(data: dict) -> Section | None:
         + (gain_none(f, "flat") or _gain_text(f["gain_over_flat"], f.get("gain_over_flat_se"),
                                               "paired, the same rounds")) + "."
         + (f" Note: {c['indices_note']}." if c.get("indices_note") else "")
+        + "".join(f" Warning (as bjsim count gives it): {w}." for w in c.get("warnings") or ())
         + (f" Note: {f['no_play_note']}." if f.get("no_play_note") else "")
         + (f" Note: {refill_words(f['shoe'])}." if (f.get("shoe") or {}).get("refills") else "")
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
