@@ -13,6 +13,7 @@ import math
 import os
 import re
 import shlex
+import shutil
 import signal
 import struct
 import subprocess
@@ -1091,7 +1092,8 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
              f"{fmt(base['house_edge_half_width'], 'pct3')} | "
              f"{fmt(base['exact_house_edge'], 'pct3')} | - |")
     assert cells in (out / "report.md").read_text()
-    assert f"<td>{doc['label']}</td><td>(baseline)</td>" in (out / "report.html").read_text()
+    assert (f'<th scope="row">{doc["label"]}</th><td>(baseline)</td>'  # (the row's header)
+            in (out / "report.html").read_text())
     assert "its own run" in v["note"] and "docs/compare.md" in v["note"]
 
 
@@ -1282,10 +1284,13 @@ def test_charts_are_real_pngs_of_their_size(built):
     assert set(drawn) == {"running_house_edge", "distribution", "rule_effects"}
     for name, c in drawn.items():
         path = out / c["file"]
-        assert png_size(path) == charts.SIZES[name] == (c["width"], c["height"])
+        # drawn at twice the pixels it is shown in: sharp in print (a document officer's review)
+        w, h = charts.SIZES[name]
+        assert (c["width"], c["height"]) == (w, h) and charts.SCALE >= 2
+        assert png_size(path) == (charts.SCALE * w, charts.SCALE * h)
         assert path.stat().st_size > 10_000, name
         assert colours(path) > 50, name  # drawn on, not a blank canvas
-        assert f'src="{c["file"]}"' in (out / "report.html").read_text()
+        assert f'src="{c["file"]}" width="{w}" height="{h}"' in (out / "report.html").read_text()
 
 
 def test_rule_effects_legend_covers_no_bar(tmp_path, monkeypatch):
@@ -1345,6 +1350,36 @@ def test_pdf_is_printed_from_the_html(built):
     assert len(boxes) > 1  # every page A4, 210 x 297 mm (595.3 x 841.9 pt), not US Letter
     for w, h in boxes:
         assert abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5, (w, h)
+
+
+@NEEDS_CHROMIUM
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler) not installed")
+def test_every_printed_table_fits_the_page_at_full_size(built):
+    # A document officer's review: type too small on paper. No table is wider than the page's
+    # text (20 mm margin left, 15 mm right), which would make Chromium print every page
+    # smaller: the body prints at 10 pt (a word's box 11.1 pt high), nothing at less than 8
+    out, _, _ = built
+    xml = subprocess.run(["pdftotext", "-bbox", str(out / "report.pdf"), "-"],
+                         capture_output=True, text=True, check=True).stdout
+    words = [tuple(map(float, w)) for w in re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">', xml)]
+    foot = 841.9 - 17 / 25.4 * 72  # (the page foot, in the bottom margin, at 7 pt)
+    body = [(x0, y0, x1, y1) for x0, y0, x1, y1 in words if y0 < foot]
+    assert min(x0 for x0, _, _, _ in body) >= 20 / 25.4 * 72 - 1
+    assert max(x1 for _, _, x1, _ in words) <= 595.3 - 15 / 25.4 * 72 + 1
+    heights = [round(y1 - y0, 1) for _, y0, _, y1 in body]
+    assert max(set(heights), key=heights.count) > 10.5  # (the body's words: not shrunk)
+    assert min(heights) > 8.5, min(heights)  # (a table's at 8 pt: 8.9)
+
+
+def test_the_page_names_no_home_folder_and_each_chart_says_what_it_shows(built):
+    out, data, _ = built
+    page = (out / "report.html").read_text()
+    shown = re.findall(r'<img [^>]*alt="([^"]*)"><figcaption>([^<]*)</figcaption>', page)
+    assert len(shown) == 3 and all(alt and alt != caption for alt, caption in shown), shown
+    home = sections.home_folder()
+    if home is not None:  # (the machine's files keep the paths whole)
+        assert home + "/" not in page and home + "/" not in (out / "report.md").read_text()
 
 
 def test_the_printed_page_numbers_its_pages_and_links_to_no_folder(built):

@@ -57,8 +57,8 @@ def test_a_long_command_list_breaks_rather_than_leaving_a_page_half_blank(tmp_pa
     """The manifest's list of commands moved whole to the next page (pre kept unbroken), leaving
     the page before half blank: it starts where it stands and runs on."""
     lines = "\n".join(f"bjsim simulate --strategy s{i} --rounds 1000 LINE{i}Z" for i in range(80))
-    pages = printed(tmp_path, ["Filler words here " * 400, sections.Code(lines)])
-    assert "LINE0Z" in pages[0] and "LINE79Z" in pages[-1]
+    pages = printed(tmp_path, ["Filler words here " * 250, sections.Code(lines)])
+    assert "Filler" not in pages[1] and "LINE0Z" in pages[0] and "LINE79Z" in pages[-1]
 
 
 @NEEDS_PRINTING
@@ -191,7 +191,7 @@ def test_the_page_reads_for_a_screen_reader_and_a_narrow_screen():
     t = sections.Table("wagers", "Wagers", [("a", "wager", "text"), ("b", "return", "pct")],
                        [["main", 0.01]])
     page = render.to_html("Title", [sections.Section("s", "S", [t])])
-    assert '<th scope="col">wager</th><th scope="col">return</th>' in page
+    assert '<th scope="col">wager</th><th scope="col" class="n">return</th>' in page
     assert '<a href="csv/wagers.csv">wagers.csv</a>' in page
     assert "@media (max-width: 40em) { nav ol { columns: 1; } }" in page
     printed = render.to_html("Title", [sections.Section("s", "S", [t])], printed="2026-12-05")
@@ -228,3 +228,130 @@ def test_a_line_introducing_a_chart_is_printed_with_it(tmp_path):
     apart = [k for k in range(12) if not any(f"INTRO{k}Z" in p and f"CAP{k}Z" in p
                                              for p in pages)]
     assert not apart, apart
+
+
+def _print_rules(css: str) -> str:
+    """The rules of ``css``'s ``@media print`` block."""
+    return css.split("@media print {", 1)[1]
+
+
+def _size(rules: str, selector: str) -> float:
+    """The font size (pt) ``rules`` give ``selector``."""
+    m = re.search(rf"(?:^|[}};\s]){re.escape(selector)} {{[^}}]*font-size: ([\d.]+)pt", rules)
+    assert m, selector
+    return float(m.group(1))
+
+
+def test_print_type_is_readable_on_paper_and_the_margin_takes_a_hole_punch():
+    # A document officer's review: tables at 8px (6 pt), body text at 11px (8 pt), commands at
+    # 8.5px, and side margins of 12 mm, tight for filing
+    rules = _print_rules(render.CSS)
+    assert _size(rules, "body") >= 10
+    assert _size(rules, "table") >= 8.5 and _size(rules, "table.many") >= 8
+    assert _size(rules, "pre") >= 8.5 and _size(rules, "figcaption") >= 8.5
+    top, right, bottom, left = map(float, re.search(
+        r"@page { size: A4; margin: (\d+)mm (\d+)mm (\d+)mm (\d+)mm; }", render.CSS).groups())
+    assert left >= 20 and right >= 15
+    # a narrow table keeps its natural width: none is stretched to the page's
+    assert not re.search(r"table[^{]*{[^}]*\bwidth: 100%", render.CSS)
+
+
+def test_each_row_is_headed_by_its_label():
+    # The same review: no row headers. The first cell names the row, a figure's as a figure
+    t = sections.Table("wagers", "Wagers", [("a", "wager", "text"), ("b", "return", "pct")],
+                       [["main", 0.01], ["  sub-row", 0.02]])
+    page = render.to_html("Title", [sections.Section("s", "S", [t])])
+    assert '<tr><th scope="row">main</th><td class="n">1.0000%</td></tr>' in page
+    assert '<th scope="row">\u00a0\u00a0\u00a0\u00a0sub-row</th>' in page
+    counts = sections.Table("c", "By count", [("tc", "true count", "int"), ("n", "n", "int")],
+                            [[-1, 5]])
+    assert ('<th scope="row" class="n">-1</th>'
+            in render.to_html("T", [sections.Section("s", "S", [counts])]))
+    assert "tbody th { background: none; font-weight: normal; }" in render.CSS
+
+
+def _words(pdf) -> list[tuple[float, float, float, float, str]]:
+    """Every word of ``pdf`` (``pdftotext -bbox``): xMin, yMin, xMax, yMax (pt) and the word."""
+    xml = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [(float(a), float(b), float(c), float(d), w) for a, b, c, d, w in re.findall(
+        r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
+        xml)]
+
+
+A4_WIDTH = 595.28  # pt
+TEXT_RIGHT = A4_WIDTH - 15 / 25.4 * 72  # the right edge of the text: a 15 mm margin
+
+
+@NEEDS_PRINTING
+def test_a_narrow_table_keeps_its_width_and_a_wide_one_fits_the_page(tmp_path):
+    """Tables were stretched to the page's width; now only a table whose content needs it
+    takes the width, and one of 13 columns (as the wagers table: 10 of figures, as wide as
+    theirs, beside 3 of names and rule keys) fits the page without making Chromium print the
+    page smaller (the body at 10 pt, its cells at 8 pt at least)."""
+    narrow = sections.Table("n", "Narrow", [("a", "NARROWHEADZ", "text"), ("b", "b", "int")],
+                            [["NARROWCELLZ", 5]])
+    figures = [("exact return", "pct4", -0.227666), ("simulated return", "pct4", -0.182922),
+               ("SE", "pct4", 0.011199), ("95% CI low", "pct4", -0.096137),
+               ("95% CI high", "pct4", -0.052238), ("z (of the house edge) ~", "z", 0.78),
+               ("SD per bet", "num", 22.3343), ("SD per bet (exact)", "num", 17.1379),
+               ("SD per round", "num", 38.6711), ("bets", "int", 600_000)]
+    cols = [("v", "variant", "text"), ("c", "changes", "text"), ("s", "strategy", "text"),
+            *[(f"x{i}", label, kind) for i, (label, kind, _) in enumerate(figures)]]
+    wide = sections.Table("w", "Wide", cols, [
+        ["dbj-original-and-busted", 'dealer_blackjack_takes="original"', "insurance-taker",
+         *[v for _, _, v in figures]] for _ in range(4)])
+    page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"
+    page.write_text(render.to_html("Title", [sections.Section("s", "S", [
+        "Filler words here " * 40, narrow, wide])], printed="2026-12-05"), encoding="utf-8")
+    res = chromium.print_pdf(page, pdf)
+    assert pdf.is_file(), res.stderr[-2000:]
+    words = _words(pdf)
+    assert max(w[2] for w in words if w[4] == "NARROWCELLZ") < A4_WIDTH / 3
+    assert max(w[2] for w in words) <= TEXT_RIGHT + 1
+    filler = [w[3] - w[1] for w in words if w[4] == "Filler"]
+    cells = [w[3] - w[1] for w in words if w[4] == "-22.7666%"]
+    assert min(filler) > 10.5  # (a word's box: its size and a little more, 11.1 for 10 pt)
+    assert min(cells) / min(filler) > 0.79, (min(cells), min(filler))
+
+
+def test_a_path_in_the_home_folder_is_shown_from_tilde(monkeypatch):
+    # The same review: the manifest named /root/.cache/bjsim/..., a user's home folder, in a
+    # report sent to others. The HTML and Markdown show it from ~, a command as a shell reads it
+    monkeypatch.setenv("HOME", "/home/alice")
+    t = sections.Table("manifest", "M", [("item", "item", "text"), ("value", "value", "text")],
+                       [["strategy basic (/home/alice/.cache/bjsim/basic-1.toml) SHA-256", "ab"],
+                        ["bjsim's folder", "/home/alice"], ["other", "/home/alicex/y"]])
+    command = "bjsim report --rules '/home/alice/my table.toml' -o /home/alice/out"
+    secs = [sections.Section("s", "S", [t, sections.Code(command)])]
+    html, md = render.to_html("T", secs, printed="2026-12-05"), render.to_markdown("T", secs)
+    for page in (html, md):
+        assert "/home/alice/" not in page and "/home/alice<" not in page
+        assert "~/.cache/bjsim/basic-1.toml" in page and "/home/alicex/y" in page
+    assert "<td>~</td>" in html
+    shown = "bjsim report --rules ~/'my table.toml' -o ~/out"
+    assert shown in md
+    words = subprocess.run(["bash", "-c", f"printf '%s\\n' {shown}"], capture_output=True,
+                           text=True, check=True, env={"HOME": "/home/alice"}).stdout
+    assert words.splitlines()[3:] == ["/home/alice/my table.toml", "-o", "/home/alice/out"]
+    # the CSV (the machine's file) keeps it: the same rows
+    assert t.rows[1] == ["bjsim's folder", "/home/alice"]
+    monkeypatch.setenv("HOME", "/")  # (root's home: nothing to hide, nothing changed)
+    assert "/home/alice/out" in render.to_markdown("T", secs)
+
+
+def test_a_charts_alt_text_says_what_it_shows_not_its_caption():
+    # The same review: each chart's alt repeated its caption, which follows it
+    data = {"running": {"rounds": [100_000, 200_000], "house_edge": [0.0070, 0.0066],
+                        "half_width": [0.0053, 0.0037]},
+            "wagers": [{"wager": "total", "exact": -0.00519}],
+            "charts": {"running_house_edge": {"file": "charts/r.png", "width": 900,
+                                              "height": 500}}}
+    chart = sections._chart(data, "running_house_edge", "The running house edge.")
+    assert chart.alt == ("Line chart: the simulated house edge, 0.700% after 100,000 rounds, "
+                         "0.660% after 200,000 (± 0.370%), against the exact 0.519%.")
+    page = render.to_html("T", [sections.Section("s", "S", [chart])])
+    assert f'alt="{chart.alt}"' in page and f'alt="{chart.caption}"' not in page
+    bare = sections.Chart("distribution", "A caption.", "charts/d.png", 900, 450)
+    assert 'alt="Chart: distribution."' in render.to_html("T", [sections.Section("s", "S",
+                                                                                [bare])])

@@ -3,7 +3,9 @@ figures dict alone: the running house edge with its 95% band, the distribution o
 per round (and per Super Sevens bet), and the rule-variant effects with their intervals (a
 variant the rule set already plays marked "in this table" at 0).
 
-Every chart has a fixed size in pixels (`SIZES`), so a test can check the file's header.
+Every chart has a fixed size (`SIZES`): the CSS pixels the page shows it in, its PNG drawn at
+`SCALE` times as many pixels (1800 x 1000 for 900 x 500: about 260 dpi printed across an A4
+page's text, sharp on paper and on a high-density screen), so a test can check the file's header.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ from pathlib import Path
 
 from simulator.assessment.sections import same_game_names
 
-DPI = 100
-SIZES = {  # name: (width, height) in pixels
+DPI = 100  # (its fonts and lines as at 100 dpi: the chart looks as it does at SCALE 1)
+SCALE = 2  # PNG pixels per CSS pixel of the page
+SIZES = {  # name: (width, height) in CSS pixels
     "running_house_edge": (900, 500),
     "distribution": (900, 450),
     "rule_effects": (900, 560),
@@ -46,7 +49,7 @@ def _figure(name: str):
 
 
 def _save(plt, fig, path: Path) -> None:
-    fig.savefig(path, dpi=DPI)  # no bbox_inches="tight": the size stays SIZES'
+    fig.savefig(path, dpi=DPI * SCALE)  # no bbox_inches="tight": the size stays SIZES'
     plt.close(fig)
 
 
@@ -149,7 +152,8 @@ def rule_effects(data: dict, path: Path) -> None:
 
 def draw(data: dict, folder: Path) -> dict:
     """Draw every chart the data allows into ``folder``; {name: {file, width, height}} of the
-    charts drawn, or {name: {missing: why}}."""
+    charts drawn (their size on the page, CSS pixels: the PNG's is `SCALE` times it), or
+    {name: {missing: why}}."""
     if not available():
         why = "matplotlib is not installed (pip install 'bjsim[plot]'): no charts drawn"
         out = {name: {"missing": why} for name in SIZES}

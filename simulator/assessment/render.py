@@ -6,10 +6,14 @@ from __future__ import annotations
 import html
 import re
 
-from simulator.assessment.sections import Chart, Code, Section, Table, fmt
+from simulator.assessment.sections import Chart, Code, Section, Table, fmt, home_shown
 
+FONT = '-apple-system, "Segoe UI", Helvetica, Arial, sans-serif'  # (the page foot's too)
+# Printed (report.pdf, A4): body 10 pt, tables 8.5 pt (8 pt from `MANY_COLUMNS` columns: a
+# wider table prints in parts, `Table.breaks`), commands 8.5 pt; margins 20 mm left, for
+# hole punching, and 15 mm right. A table takes the page's width only where its content needs it.
 CSS = """
-body { font: 15px/1.45 -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; color: #1a1a1a;
+body { font: 15px/1.45 """ + FONT + """; color: #1a1a1a;
        max-width: 1100px; margin: 2em auto; padding: 0 1.2em; }
 h1 { font-size: 1.7em; border-bottom: 2px solid #08519c; padding-bottom: .2em; }
 h2 { font-size: 1.3em; margin-top: 1.8em; color: #08519c; }
@@ -17,30 +21,34 @@ table { border-collapse: collapse; margin: .8em 0 1.2em; font-size: 13px; }
 caption { text-align: left; font-weight: 600; padding: .3em 0; }
 th, td { border: 1px solid #c8c8c8; padding: .25em .5em; vertical-align: top; }
 th { background: #eef3f8; text-align: left; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+tbody th { background: none; font-weight: normal; }
+td.n, tbody th.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre; }
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; }
 @media (max-width: 40em) { nav ol { columns: 1; } }
 .wide { overflow-x: auto; } code .w { white-space: nowrap; }
-@page { size: A4; margin: 15mm 12mm 17mm; }
-@media print { body { max-width: none; margin: 0; font-size: 11px; }
-               h2 { break-after: avoid; } caption { break-after: avoid; }
+#t-manifest tbody th { width: 40%; }
+@page { size: A4; margin: 15mm 15mm 17mm 20mm; }
+@media print { body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+               h2 { break-after: avoid; } caption { break-after: avoid; break-inside: avoid; }
                tr, figure { break-inside: avoid; } p:has(+ figure) { break-after: avoid; }
                thead { display: table-header-group; break-after: avoid; }
                tbody tr:nth-child(-n+3) { break-before: avoid; }
-               pre { orphans: 3; widows: 3; font-size: 8.5px; overflow: visible; }
-               table { font-size: 8px; width: 100%; } th, td { padding: .15em .3em; }
-               .wide { overflow: visible; } }
+               pre { orphans: 3; widows: 3; font-size: 8.5pt; overflow: visible; }
+               table { font-size: 8.5pt; } table.many { font-size: 8pt; }
+               th, td { padding: .15em .2em; } thead th.n { width: 1px; }
+               caption small { font-size: 1em; font-weight: normal; }
+               figcaption { font-size: 9pt; } .wide { overflow: visible; } }
 """
 
 # The printed report's margins (report.pdf): its title, the date it was printed, page x of y.
 PRINT_CSS = """
-@page {{ @bottom-left {{ content: "{title}"; font-size: 8px; color: #555; width: 68%;
+@page {{ @bottom-left {{ content: "{title}"; font: 7pt {font}; color: #555; width: 68%;
                         white-space: nowrap; }}
         @bottom-right {{ content: "printed {date}, page " counter(page) " of " counter(pages);
-                         font-size: 8px; color: #555; width: 32%; white-space: nowrap; }} }}
+                         font: 7pt {font}; color: #555; width: 32%; white-space: nowrap; }} }}
 """
 
 NUMERIC = ("int", "pct", "spct", "spp", "pp", "num", "prob", "odds", "z", "freq", "ruin")
@@ -93,28 +101,52 @@ def _foot(title: str, game: str | None = None) -> str:
     return cut.rstrip(",;: ") + "\u2026"
 
 
+NUM = ' class="n"'  # a column of figures: cells right aligned, its header as narrow as it can be
+MANY_COLUMNS = 13  # a table of this many columns or more prints in a smaller type (`CSS`'s .many)
+
+
 def _html_table(t: Table, printing: bool = False) -> str:
     """``t`` as one HTML table, or as one for each of its `Table.parts` (the first named by the
-    table's id and title, the others ``-2``, ``-3``, ... and "(continued)")."""
+    table's id and title, the others ``-2``, ``-3``, ... and "(continued)"). Every table of the
+    report leads with its rows' label (a wager, a rule, a count, a penetration): each row's
+    first cell is its header, ``<th scope="row">``."""
     e = html.escape
     # printed, the CSV's name (a link would name the folder it was printed in)
     csv = (f"csv/{e(t.name)}.csv" if printing else  # (the link named by its file: one of many)
            f'<a href="csv/{e(t.name)}.csv">{e(t.name)}.csv</a>')
     tables = []
     for n, (columns, rows) in enumerate(t.parts(), 1):
-        head = "".join(f'<th scope="col">{e(label)}</th>' for _, label, _ in columns)
+        head = "".join(f'<th scope="col"{NUM if _is_num(k) else ""}>{e(label)}</th>'
+                       for _, label, k in columns)
         body = []
-        for row in rows:
-            cells = "".join(
-                f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else
-                f"<td>{e(_indented(fmt(v, k)))}</td>" for v, (_, _, k) in zip(row, columns,
-                                                                             strict=True))
+        for row in rows:  # (the first cell names the row: its header, for a screen reader)
+            cells = "".join(_cell("th" if i == 0 else "td", v, k)
+                            for i, (v, (_, _, k)) in enumerate(zip(row, columns, strict=True)))
             body.append(f"<tr>{cells}</tr>")
-        tables.append(f'<table id="t-{e(t.name)}{f"-{n}" if n > 1 else ""}"><caption>'
+        many = ' class="many"' if len(columns) >= MANY_COLUMNS else ""
+        tables.append(f'<table id="t-{e(t.name)}{f"-{n}" if n > 1 else ""}"{many}><caption>'
                       f'{e(t.title)}{" (continued)" if n > 1 else ""} <small>({csv})</small>'
                       f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
                       "</table>")
     return f'<div class="wide">{"".join(tables)}</div>'
+
+
+def _cell(tag: str, value, kind: str) -> str:
+    """One cell of a table's body; a figure right aligned (class ``n``), a row header
+    (``th``) marked as the header of its row."""
+    e = html.escape
+    scope = ' scope="row"' if tag == "th" else ""
+    if _is_num(kind):
+        return f'<{tag}{scope} class="n">{e(fmt(value, kind))}</{tag}>'
+    return f"<{tag}{scope}>{_breakable(e(_indented(fmt(value, kind))))}</{tag}>"
+
+
+def _breakable(text: str) -> str:
+    """``text`` (HTML) with a line break allowed after each underscore of a name and after the
+    ``=`` of a setting (``dealer_blackjack_takes="all"``, ``penetration=0.85``), so that a column
+    of rule keys is no wider than their longest part: a table of 13 columns no wider than the
+    printed page."""
+    return re.sub(r"(?<=\w[_=])(?=[\w&])", "<wbr>", text)
 
 
 def _indented(text: str) -> str:
@@ -133,7 +165,7 @@ def _code(text: str) -> str:
     return re.sub(r"\S+", lambda m: f'<span class="w">{html.escape(m.group())}</span>', text)
 
 
-CODE_CHARS = 88  # the longest line of a command block, to fit the printed page (A4, 8.5px type)
+CODE_CHARS = 88  # the longest line of a command block, to fit the printed page (A4, 8.5 pt type)
 # a shell word: unquoted characters and quoted strings, as a shell reads them
 SHELL_WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:\\.|[^"\\])*")+""")
 
@@ -167,6 +199,12 @@ def shell_lines(command: str, width: int = CODE_CHARS) -> str:
     return " \\\n".join(lines[:1] + ["    " + x for x in lines[1:]])
 
 
+def _alt(chart: Chart) -> str:
+    """A chart's text for a reader who cannot see it: what it shows in figures, not its caption
+    again (which follows it); short, where none is given."""
+    return chart.alt or f"Chart: {chart.name.replace('_', ' ')}."
+
+
 def _html_block(b, printing: bool = False) -> str:
     e = html.escape
     if isinstance(b, Table):
@@ -177,29 +215,31 @@ def _html_block(b, printing: bool = False) -> str:
         if b.file is None:
             return f'<p class="missing">Chart not drawn ({e(b.caption)}): {e(b.missing or "")}</p>'
         return (f'<figure><img src="{e(b.file)}" width="{b.width}" height="{b.height}" '
-                f'alt="{e(b.caption)}"><figcaption>{e(b.caption)}</figcaption></figure>')
+                f'alt="{e(_alt(b))}"><figcaption>{e(b.caption)}</figcaption></figure>')
     return f"<p>{e(str(b))}</p>"
 
 
 def to_html(title: str, sections: list[Section], printed: str | None = None,
             game: str | None = None, head: str = "") -> str:
-    """The page; ``head``: a line under the title (`sections.head_line`: when the report was
+    """The page (each path in the user's home folder shown from ``~``, `home_shown`); ``head``:
+    a line under the title (`sections.head_line`: when the report was
     written, by which code); ``printed`` (a date): the page report.pdf is printed from, with its
     title (shortened in its ``game``'s name, `_foot`), that date and page numbers in the margins
     and each CSV named rather than linked."""
     e = html.escape
     printing = printed is not None
     css = CSS + (PRINT_CSS.format(title=_css_string(_foot(title, game)).replace("<", "\\3C "),
-                                  date=_css_string(printed)) if printing else "")
+                                  date=_css_string(printed), font=FONT) if printing else "")
     nav = "".join(f'<li><a href="#{s.id}">{e(s.title)}</a></li>' for s in sections)
     parts = [f'<section id="{s.id}"><h2>{e(s.title)}</h2>'
              + "\n".join(_html_block(b, printing) for b in s.blocks) + "</section>"
              for s in sections]
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{e(title)}</title><style>{css}</style></head>\n<body>\n"
             f"<h1>{e(title)}</h1>\n" + (f'<p class="head">{e(head)}</p>\n' if head else "")
             + f"<nav><ol>{nav}</ol></nav>\n" + "\n".join(parts)
             + "\n</body></html>\n")
+    return home_shown(page)
 
 
 # What Markdown would read as markup or HTML in the report's text (names, paths and strategy
@@ -235,7 +275,7 @@ def _md_block(b) -> str:
     if isinstance(b, Chart):
         if b.file is None:
             return f"*Chart not drawn ({e(b.caption)}): {e(b.missing or '')}*"
-        return f"![{e(b.caption)}]({b.file})\n\n*{e(b.caption)}*"
+        return f"![{e(_alt(b))}]({b.file})\n\n*{e(b.caption)}*"
     return e(str(b))
 
 
@@ -246,7 +286,7 @@ def _slug(heading: str) -> str:
 
 def to_markdown(title: str, sections: list[Section], head: str = "") -> str:
     """The report as Markdown, its text escaped (`md_text`) but for its commands; ``head``: a
-    line under the title, as `to_html`'s."""
+    line under the title, as `to_html`'s; home paths as there (`home_shown`)."""
     e = md_text
     out = [f"# {e(title)}", ""] + ([e(head), ""] if head else [])
     out += [f"{i}. [{e(s.title)}](#{_slug(s.title)})" for i, s in enumerate(sections, 1)] + [""]
@@ -254,4 +294,4 @@ def to_markdown(title: str, sections: list[Section], head: str = "") -> str:
         out += [f"## {e(s.title)}", ""]
         for b in s.blocks:
             out += [_md_block(b), ""]
-    return "\n".join(out)
+    return home_shown("\n".join(out))

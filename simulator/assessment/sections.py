@@ -4,6 +4,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import re
 from dataclasses import dataclass, field
 from statistics import NormalDist
 
@@ -145,6 +148,7 @@ class Chart:
     width: int = 0
     height: int = 0
     missing: str | None = None
+    alt: str = ""  # what it shows, in figures (`_chart`): its text for a reader who cannot see it
 
 
 @dataclass
@@ -264,7 +268,52 @@ def _ss_interval_tables(data: dict) -> str:
 def _chart(data: dict, name: str, caption: str) -> Chart:
     c = data.get("charts", {}).get(name, {"missing": "charts not drawn"})
     return Chart(name, caption, c.get("file"), c.get("width", 0), c.get("height", 0),
-                 c.get("missing"))
+                 c.get("missing"), CHART_ALT[name](data) if "file" in c else "")
+
+
+def _running_alt(data: dict) -> str:
+    """What the running house-edge chart shows, in figures: its first and last points."""
+    r = data["running"]
+    exact = -next(w["exact"] for w in data["wagers"] if w["wager"] == "total")
+    last = r["half_width"][-1]
+    return (f"Line chart: the simulated house edge, {fmt(r['house_edge'][0], 'pct3')} after "
+            f"{r['rounds'][0]:,} rounds, {fmt(r['house_edge'][-1], 'pct3')} after "
+            f"{r['rounds'][-1]:,}" + ("" if last is None else f" (± {fmt(last, 'pct3')})")
+            + f", against the exact {fmt(exact, 'pct3')}.")
+
+
+def _distribution_alt(data: dict) -> str:
+    """What the distribution chart shows, in figures: the range of results, the likeliest one
+    and, beside it, how often a Super Sevens bet won."""
+    d = data["distribution"]
+    m = d["main"]
+    n = max(m["rounds"], 1)
+    top = max(range(len(m["counts"])), key=m["counts"].__getitem__)
+    text = (f"Bar chart, log scale: net results of a round from {m['values'][0]:+g} to "
+            f"{m['values'][-1]:+g} initial wagers, the likeliest {m['values'][top]:+g} "
+            f"({fmt(m['counts'][top] / n, 'pct1')} of {m['rounds']:,} rounds)")
+    ss = d.get("super_sevens")
+    if ss:
+        won = sum(c for c, v in zip(ss["counts"], ss["values"], strict=True) if v > 0)
+        text += (f"; Super Sevens: {fmt(won / max(ss['bets'], 1), 'pct2')} of "
+                 f"{ss['bets']:,} bets won a line")
+    return text + "."
+
+
+def _effects_alt(data: dict) -> str:
+    """What the rule-effects chart shows, in figures: the smallest and largest change."""
+    rows = [r for r in data["variants"]["rows"] if r.get("difference") is not None]
+    if not rows:
+        return "Bar chart of the rule variants' changes in house edge."
+    lo = min(rows, key=lambda r: r["difference"])
+    hi = max(rows, key=lambda r: r["difference"])
+    return (f"Bar chart of {len(rows)} rule variants' changes in house edge, from "
+            f"{fmt(lo['difference'], 'spp2')} ({lo['variant']}) to "
+            f"{fmt(hi['difference'], 'spp2')} ({hi['variant']}).")
+
+
+CHART_ALT = {"running_house_edge": _running_alt, "distribution": _distribution_alt,
+             "rule_effects": _effects_alt}
 
 
 def _wager(data: dict, key: str):
@@ -775,7 +824,7 @@ def pay_table(data: dict) -> Section | None:
             ("sim_contribution", "simulated contribution to the player's return", "spct")]
     t = Table("super_sevens_pay_table", "Super Sevens pay table (rule 14), per bet", cols,
               [[(r | {"one_in": _one_in(r["probability"])}).get(c) for c, _, _ in cols]
-               for r in rows])
+               for r in rows], breaks=("count",))  # (the exact figures, then the simulated)
     total = sum(r["contribution"] for r in rows)
     no_se = any(r.get("freq_se") is None and r.get("count") is not None for r in rows)
     return Section("super-sevens", "Super Sevens pay table", [
@@ -1130,7 +1179,8 @@ def choices(data: dict) -> Section:
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
                "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge",
                "z": "z_house_edge"},
-              {i for i, r in enumerate(data["choices"]) if r.get("same_play_as")})
+              {i for i, r in enumerate(data["choices"]) if r.get("same_play_as")},
+              breaks=("ss_exact",))  # (Super Sevens apart: 14 columns, wider than the page)
     distinct = [r for r in data["choices"] if not r.get("same_play_as")]
     withheld = _withheld_by_note(distinct)
     n_z = sum(r.get("z") is not None for r in distinct)
@@ -1217,7 +1267,8 @@ def variants(data: dict) -> Section:
               # (as compare's csv names them: ci95_* there is of the house edge itself)
               {"exact": "exact_difference", "ci95_low": "difference_ci95_low",
                "ci95_high": "difference_ci95_high", "z": "z_house_edge"},
-              {i for i, r in enumerate(every) if r["variant"] in twins})
+              {i for i, r in enumerate(every) if r["variant"] in twins},
+              breaks=("difference",))  # (the games, then the differences: 13 columns)
     blocks = [v["note"] + _twins_text(twins) + _no_effect_text(v["rows"]), t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
@@ -1890,6 +1941,32 @@ SOURCE_FILES = ", ".join(PATTERNS)  # what the source SHA-256 covers (`source.fi
 NOT_CACHED = "not cached: the SHA-256 of its text as a file would hold it"
 
 
+def home_folder() -> str | None:
+    """The user's home folder, as paths under it begin (``/home/alice``); None where it is the
+    root or not known."""
+    home = os.path.expanduser("~").rstrip("/\\")
+    return home if home and home != "~" and len(home) > 1 else None
+
+
+def home_shown(text: str) -> str:
+    """``text`` (the report's HTML or Markdown) with each path in the user's home folder shown
+    from ``~`` (``~/.cache/bjsim/basic-....toml``), so that a report sent to others does not
+    give their name or folders; a command's quoted path as a shell reads it (``~/'my x.toml'``:
+    a ``~`` inside quotes is not the home folder)."""
+    home = home_folder()
+    if home is None:
+        return text
+    h = re.escape(home)
+    for quote in ("'", "&#x27;"):
+        text = re.sub(f"{re.escape(quote)}{h}/", f"~/{quote}", text)
+    return re.sub(rf"(?<![\w.~/\\-]){h}(?=[/\\\s)\]'\",;:<]|$)", "~", text)
+
+
+HOME_NOTE = ("Here a path in the home folder of the user who wrote the report is shown from ~, "
+             "as a shell reads it (~/.cache/bjsim/...: bjsim's cache of the strategies it "
+             "derives); report.json and the CSV files give each path in full.")
+
+
 def manifest(data: dict) -> Section:
     m = data["manifest"]
     rows = [["bjsim version", m["bjsim"]],
@@ -1955,7 +2032,13 @@ def manifest(data: dict) -> Section:
         Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare"), c.get("count"),
                                    c.get("count_sweep"), *(c.get("choices") or {}).values(),
                                    *(c.get("choices_exact") or {}).values())
-                        if x)), t])
+                        if x)), *([HOME_NOTE] if _in_home(m) else []), t])
+
+
+def _in_home(manifest: dict) -> bool:
+    """Does the manifest name a path in the user's home folder (`home_shown`)?"""
+    home = home_folder()
+    return home is not None and home_shown(json.dumps(manifest)) != json.dumps(manifest)
 
 
 def build(data: dict) -> list[Section]:
