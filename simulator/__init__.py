@@ -12,8 +12,8 @@ def home_of(root: Path) -> Path:
     """bjsim's folder: where its shipped rule sets (configs/) and strategies (strategies/) are.
     In a checkout (an editable install) ``root``, the folder holding this package; in an
     installed wheel, which carries them inside the package, ``root``/simulator/shipped."""
-    shipped = root / "simulator" / "shipped"
-    return shipped if not (root / "configs").is_dir() and (shipped / "configs").is_dir() else root
+    shipped = root / "simulator" / "shipped"  # (first: another package's configs/ may lie
+    return shipped if (shipped / "configs").is_dir() else root  # beside an installed copy)
 
 
 HOME = home_of(Path(__file__).resolve().parent.parent)

@@ -2461,7 +2461,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     ``label`` (default: its own name)."""
     from simulator import derived
     from simulator.exact import hands
-    from simulator.exact.cache import load_hands, save_hands
+    from simulator.exact.cache import load_hands, save_hands, then_kept
     from simulator.exact.compare import valued_charts
 
     theirs = None if strat is not None else derived.basic_for(rules)[0]
@@ -2472,7 +2472,8 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
         if not quiet:
             click.echo(f"bjsim: exact analysis by card removal: every play of every two-card "
                        f"hand valued against {len(todo)} up card{'s' if len(todo) > 1 else ''} "
-                       f"(about a second of CPU an up card, on every core; then kept)", err=True)
+                       f"(about a second of CPU an up card, on every core; {then_kept()})",
+                       err=True)
         made = hands.hand_values(rules, chart, todo)
         for up in todo:
             kept[up] = [r for r in made if r["up"] == up]
@@ -2502,7 +2503,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     from simulator import derived
     from simulator.counting import list_counts, load_count
     from simulator.exact import removal
-    from simulator.exact.cache import load_removal, save_removal
+    from simulator.exact.cache import load_removal, save_removal, then_kept
     from simulator.exact.compare import OPTIMAL_NAME, csv_run, per_box_note, valued_charts
 
     systems, given = [], []
@@ -2528,7 +2529,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
         if not quiet:
             click.echo("bjsim: effects of removal: the game valued from the full shoe and from "
                        "it less one card of each value (about 10 s of CPU, --optimal about 35 "
-                       "s, on every core; then kept)", err=True)
+                       f"s, on every core; {then_kept()})", err=True)
         effects = removal.effects_of_removal(rules, chart, optimal)
         save_removal(rules, chart, effects, optimal)
     boxes_note = per_box_note(rules.boxes)  # (as `bjsim exact` says it)
@@ -2624,7 +2625,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         bjsim exact --hands --up 10 --up A          # each play's value, hand by hand
         bjsim exact --removal --count hi-lo --count my-count.toml
     """
-    from simulator.exact.cache import load_figures
+    from simulator.exact.cache import load_figures, then_kept
     from simulator.exact.compare import (
         exact_csv,
         exact_figures,
@@ -2673,8 +2674,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
     if not quiet and load_figures(rules, strat, optimal) is None:
         what = ("composition-dependent optimal play" if optimal else
                 "the basic strategy derived, then" if strat is None else f"strategy {label}")
-        click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
-                   "kept)", err=True)
+        click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, "
+                   f"{then_kept()})", err=True)
     fig, theirs = exact_figures(rules, strat, optimal)
     if optimal:  # no chart: the figures name the play
         name, note = fig["strategy"], None

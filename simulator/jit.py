@@ -11,7 +11,8 @@ the code of the functions it calls from other modules. The engine's functions (`
 kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources,
 and the exact analyzer's (``exact/dealer.py``, ``exact/tree.py``, this file: its options compile
 both) with one of theirs: a change in any file of a group recompiles every function of it.
-The cache is in ``NUMBA_CACHE_DIR`` if set, else beside the source, else in the user's cache,
+The cache is in ``NUMBA_CACHE_DIR`` if set, else beside the source (in a checkout; not in an
+installed copy, where uninstalling would leave it), else in the user's cache,
 else (a read-only install without a writable home) in a private folder of the temporary one.
 ``warm`` compiles (or loads) each version of the engine, and the analyzer's kernels, once a
 process, saying so on stderr while a cold compile lasts.
@@ -29,11 +30,14 @@ from pathlib import Path
 import numba
 from numba.core import caching
 
+from simulator import HOME
+
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 njit = functools.partial(numba.njit, **JIT_OPTIONS)
 
 _HERE = Path(__file__).resolve().parent
+_INSTALLED = HOME != _HERE.parent  # (an installed wheel: its shipped files inside the package)
 
 
 def _stamps(*groups) -> dict:
@@ -72,7 +76,12 @@ class _EngineUserCache(_EngineStamp, caching.UserProvidedCacheLocator):
 
 
 class _EngineInTreeCache(_EngineStamp, caching.InTreeCacheLocator):
-    """Else ``__pycache__`` beside the source, stamped as the engine."""
+    """Else ``__pycache__`` beside the source, stamped as the engine: in a checkout only (an
+    installed copy's cache goes to the user's, which uninstalling it does not leave behind)."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return None if _INSTALLED else super().from_function(py_func, py_file)
 
 
 class _EngineUserWideCache(_EngineStamp, caching.UserWideCacheLocator):

@@ -546,7 +546,7 @@ def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, m
     said = run(*args)
     assert said.exit_code == 0
     assert said.stderr == ("bjsim: exact analysis by card removal: strategy never-bust valued "
-                           "(some seconds, then kept)\n")
+                           "(some seconds, then cached)\n")
     (kept,) = tmp_path.glob("figures-*.pickle")
 
     def computed(*args):
@@ -558,6 +558,13 @@ def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, m
         again = run(*args)
         assert again.exit_code == 0 and again.stderr == "" and again.stdout == said.stdout
         assert run(*args, "-q").stderr == ""
+    # A packager's review: with a cache folder that cannot be written it said "then kept", then
+    # that nothing is kept; now it says so at once, as simulate and compare do
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path / "file" / "cache"))
+    monkeypatch.setattr(analyze, "_ANALYSES", {})
+    said = run(*args).stderr.splitlines()[0]
+    assert said.endswith("(some seconds, not kept: the cache folder cannot be written)"), said
     kept.write_bytes(b"damaged")  # a file that does not load: computed again, and kept again
     assert cache.load_figures(*game) is None
     monkeypatch.setattr(analyze, "_ANALYSES", {})

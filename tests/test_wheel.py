@@ -23,11 +23,16 @@ def _shipped() -> dict[str, Path]:
 
 
 def test_pyproject_names_every_package_and_every_shipped_file():
+    # (each folder a package of its own: setuptools warns of data in a folder not named one)
     code = {".".join(p.parent.relative_to(ROOT).parts) for p in ROOT.glob("simulator/**/*.py")
             if "__pycache__" not in p.parts}
-    assert code | set(_shipped()) == set(SETUP["packages"])
-    for name, folder in _shipped().items():
-        files = {p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+    folders = {f"{name}{'.'.join(('', *d.relative_to(root).parts))}": d
+               for name, root in _shipped().items()
+               for d in (root, *(d for d in root.rglob("*") if d.is_dir()))
+               if "__pycache__" not in d.parts}
+    assert code | set(folders) == set(SETUP["packages"])
+    for name, folder in folders.items():
+        files = {p for p in folder.iterdir() if p.is_file()}
         taken = {p for pattern in SETUP["package-data"][name] for p in folder.glob(pattern)}
         assert files and taken == files, (name, sorted(files - taken))
 
@@ -38,6 +43,8 @@ def test_bjsim_laid_out_as_the_wheel_finds_its_shipped_files(tmp_path):
                     ignore=shutil.ignore_patterns("__pycache__"))
     for name, folder in _shipped().items():  # (where the wheel puts them: by package name)
         shutil.copytree(folder, site.joinpath(*name.split(".")))
+    (site / "configs").mkdir()  # (another package's, beside it: bjsim's are its own still)
+    (site / "configs" / "__init__.py").write_text("")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = dict(os.environ, PYTHONPATH=str(site))
@@ -59,3 +66,17 @@ def test_bjsim_laid_out_as_the_wheel_finds_its_shipped_files(tmp_path):
                                                    "nz1994-8deck")
     listed = run("-m", "simulator", "strategy", "list")
     assert all(p.stem in listed for p in (ROOT / "strategies").glob("*.toml"))
+
+
+def test_an_installed_copy_keeps_its_compiled_code_in_the_users_cache(monkeypatch):
+    # A packager's review: numba's cache files beside an installed copy's source are not in the
+    # wheel's RECORD, and pip uninstall left them (an importable empty package, 5 MB)
+    from simulator import jit
+    from simulator.kernel import rng
+
+    fn = next(v for v in vars(rng).values() if hasattr(v, "py_func"))
+    args = fn.py_func, fn.py_func.__code__.co_filename
+    assert jit._INSTALLED is False and jit._EngineInTreeCache.from_function(*args) is not None
+    monkeypatch.setattr(jit, "_INSTALLED", True)
+    assert jit._EngineInTreeCache.from_function(*args) is None
+    assert jit._EngineUserWideCache.from_function(*args) is not None  # (numba's user folder)
