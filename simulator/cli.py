@@ -3087,7 +3087,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                                     _rule_origins(rules_path, overrides, boxes, super_sevens))
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
-        from simulator.plans import load_plan
+        from simulator.plans import load_plan, played_strategy
 
         alone = "the report without --count (its other sections use it)"
         _refuse_stake(overrides, "the counting section (--count, bjsim count)", alone, rules,
@@ -3111,7 +3111,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         from simulator.assessment.figures import counting_warnings
         from simulator.strategy import load_strategy
 
-        chart = plan.strategy if plan.strategy is not None and not given else strategy_name
+        chart = played_strategy(plan) if plan.strategy is not None and not given else \
+            strategy_name
         for line in counting_warnings(rules, plan, count_penetrations, load_strategy(chart)):
             click.echo(f"bjsim: warning: {line}", err=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
@@ -3365,7 +3366,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --list
     """
     from simulator import count_runs, stops
-    from simulator.plans import load_plan
+    from simulator.plans import load_plan, played_strategy
     from simulator.strategy import load_strategy
 
     if list_only:
@@ -3409,14 +3410,19 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     if note is not None and not quiet:
         click.echo(f"bjsim: {note}", err=True)
     files = None
+    whose = None  # (beside the chart's name: whose it is where the plan names one)
+    if plan.strategy is not None:
+        whose = ("the plan's own" if strategy_name is None else
+                 f"--strategy's, in place of the plan's own {plan.strategy}")
     if strategy_name is None and plan.strategy is not None:  # (its own chart: as --strategy)
-        strategy_name = plan.strategy
+        strategy_name = played_strategy(plan)
     if strategy_name is None:
         (strategy,), (name,), label = _default_strategies(rules, quiet, 1)
     else:
         strategy = load_strategy(strategy_name)
         (name,), files = _shown_strategies(ctx, [strategy_name], [strategy])
         label = _chart_label(rules, [name], quiet)
+    label = "; ".join(x for x in (whose, label) if x) or None
     _sevens_warnings(plan, [r for _, r in games], strategy)
     if optimal and optimal["path"]:  # (what the written plan's replay needs, from any folder)
         optimal |= _replay(rules_path, file_meta, sets, strategy_name, seed, chunk_rounds,
@@ -3462,7 +3468,7 @@ def _replay(rules_path, file_meta, sets, strategy_name, seed, chunk_rounds, roun
     args = ["--rules", rules_file, *(x for s in sets for x in ("--set", s)),
             *(["--strategy", strategy] if strategy else []), "--seed", str(seed),
             "--chunk-rounds", str(chunk_rounds), "--rounds", str(rounds)]
-    return {"replay_words": words, "replay_args": args}
+    return {"replay_words": words, "replay_args": args, "strategy": strategy}
 
 
 def replay_command(optimal: dict, plan: str) -> str:
@@ -3552,7 +3558,7 @@ def _optimal_plan(path, plan, o: dict, meta: dict, optimal: dict) -> OutputError
         f"{optimal['replay_words']}, bankroll {o['bankroll']:g} units, Kelly fraction "
         f"{o['kelly_fraction']:g}; wonging and boxes as the plan's. To play it on the run's "
         f"rounds: {replay_command(optimal, '<this file>')}" + _replay_partial(meta.get("run", {})),
-        o["bankroll"])
+        o["bankroll"], optimal.get("strategy", True))  # (the chart its bets were derived under)
     try:
         atomic.write(os.path.realpath(path), text, mode=atomic.USER_MODE)
     except OSError as err:

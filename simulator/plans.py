@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -219,6 +220,27 @@ def named_file(key: str, value: str, folder: str | None = None) -> Path:
     return NAMED[key][1] / f"{value}.toml"
 
 
+def read_path(key: str, value: str, folder: str | None = None) -> str:
+    """The path a plan's ``count``, ``indices`` or ``strategy`` that names a file is read from
+    (`named_file`), written as a path: ``./basic``, not ``basic``, which is a shipped name."""
+    return _as_path(named_file(key, value, folder))
+
+
+def _as_path(path) -> str:
+    path = os.path.normpath(path)
+    return path if os.path.dirname(path) else os.path.join(".", path)
+
+
+def played_strategy(plan: CountingPlan) -> str | None:
+    """The plan's own strategy as --strategy takes it: a shipped name as written, else the path
+    its file was read from (`read_path`); None where it names none."""
+    if plan.strategy is None:
+        return None
+    path = dict(plan.files)["strategy"]
+    shipped = path == STRATEGY_DIR / f"{plan.strategy}.toml"
+    return plan.strategy if shipped else _as_path(path)
+
+
 def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
     """Refuse a plan's ``count``, ``indices`` or ``strategy`` path (as ``written``) that names
     no file, saying which folder a relative one was read from (`named_file`) and, where the
@@ -228,7 +250,7 @@ def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
         return
     where = ("the working directory, " + str(Path.cwd()) if folder is None else
              f"the folder the run was started in, {folder}")
-    beside = Path(src).parent / written
+    beside = Path(os.path.normpath(Path(src).parent / written))
     hint = ("" if not beside.is_file() else
             f"; the plan's folder holds {beside}: {key} = {_fmt(beside.as_posix())}")
     word, what = FILE_WORD[key]
@@ -245,7 +267,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     relative path in ``count``, ``indices`` or ``strategy`` is read from ``folder``
     (`named_file`)."""
     def read_from(key: str, value: str) -> str:
-        return (str(named_file(key, value, folder)) if value and _is_path(key, value, folder)
+        return (read_path(key, value, folder) if value and _is_path(key, value, folder)
                 else value)  # ("" is refused as empty by load_count or load_indices)
 
     src = source
@@ -329,17 +351,18 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
 
 
 def _check_strategy(src: str, strategy: str, folder: str | None = None) -> str:
-    """The strategy a plan names, checked (read here, a bad one refused as the plan's
-    ``strategy``): a shipped name as given, a file as the path it is read from."""
+    """The strategy a plan names, as written, checked (read here, a bad one refused as the
+    plan's ``strategy``; `played_strategy` is what plays it)."""
+    read = strategy
     if strategy and _is_path("strategy", strategy, folder):
         _no_such_file(src, "strategy", strategy, folder)
-        strategy = str(named_file("strategy", strategy, folder))
+        read = read_path("strategy", strategy, folder)
     elif strategy not in list_strategies():
         raise PlanError(f"{src}: key 'strategy' = {shown(strategy)}: "
                         f"{closest_name(strategy, list_strategies())}allowed a shipped strategy "
                         f"({', '.join(list_strategies())}) or the path of a strategy file")
     try:
-        load_strategy(strategy)
+        load_strategy(read)
     except StrategyError as err:
         raise PlanError(f"{src}: key 'strategy': {err}") from None
     return strategy
@@ -351,7 +374,7 @@ def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSe
     ``indices`` (`index_plays.load_indices`)."""
     if indices and _is_path("indices", indices, folder):
         _no_such_file(src, "indices", indices, folder)
-        indices = str(named_file("indices", indices, folder))
+        indices = read_path("indices", indices, folder)
     elif indices and not (INDEX_DIR / f"{indices}.toml").is_file():  # ("": load_indices says)
         raise PlanError(f"{src}: key 'indices' = {shown(indices)}: "
                         f"{closest_name(indices, list_indices())}allowed a shipped index set "
@@ -599,12 +622,13 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
 
 
 def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
-              bankroll: float | None = None) -> str:
+              bankroll: float | None = None, strategy: str | None | bool = True) -> str:
     """``plan`` as a plan file (TOML) with its ``[bet]`` replaced by ``bet``, named ``name`` and
-    described by ``description``; its ``bankroll`` replaced where one is given. The count and
-    index plays it read are named as shipped names, or by their absolute paths (read from any
-    folder); every other key as the plan has it (`load_plan` reads the file back as ``plan``
-    but for those)."""
+    described by ``description``; its ``bankroll`` replaced where one is given, its
+    ``strategy`` by the chart played where one is given (a shipped name or an absolute path;
+    None: none, the rules' basic; True: the plan's own). The count, index plays and strategy it
+    read are named as shipped names, or by their absolute paths (read from any folder); every
+    other key as the plan has it (`load_plan` reads the file back as ``plan`` but for those)."""
     def named(what: str, folder: Path) -> str:
         path = dict(plan.files)[what].resolve()
         return path.stem if path.parent == folder.resolve() else str(path)
@@ -618,7 +642,8 @@ def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
             "deck_estimation": plan.resolution  # (a KO plan without it: no warning of it)
             if "deck_estimation" in plan.keys or plan.resolution != "exact" else None,
             "indices": None if plan.indices is None else named(NAMED["indices"][0], INDEX_DIR),
-            "strategy": None if plan.strategy is None else named("strategy", STRATEGY_DIR),
+            "strategy": strategy if strategy is not True else None if plan.strategy is None
+            else named("strategy", STRATEGY_DIR),
             "table_min": plan.table_min, "table_max": plan.table_max,
             "bankroll": plan.bankroll if bankroll is None else bankroll,
             "tuned_penetration": plan.tuned_penetration}

@@ -796,3 +796,79 @@ def test_count_plays_the_plans_strategy_unless_told_another(tmp_path):
     assert own["strategy"] == ["basic-super-sevens"] and given["strategy"] == ["basic"]
     assert own["results"] != given["results"]
     assert played("--strategy", "basic-super-sevens")["results"] == own["results"]
+
+
+def test_a_plans_strategy_path_resumes_and_a_bare_file_name_is_the_file(tmp_path, monkeypatch):
+    # A plan author's review: a relative strategy path was kept joined to the run's folder, and a
+    # resume, from any folder, was refused as another run; "./basic" (a file) played the shipped
+    # basic while naming the file's hash (and "./hi-lo" as a count the shipped Hi-Lo).
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+    from simulator.strategy import STRATEGY_DIR
+
+    (tmp_path / "strat").mkdir()
+    plans = tmp_path / "plans"
+    plans.mkdir()
+    mine = (STRATEGY_DIR / "basic.toml").read_text().replace('name = "basic"', 'name = "mine"')
+    (tmp_path / "strat" / "mine.toml").write_text(mine)
+    (plans / "p.toml").write_text('count = "hi-lo"\nstrategy = "../strat/mine.toml"\n'
+                                  "[bet]\nbase = 1\n")
+    monkeypatch.chdir(plans)
+    args = ["--rounds", "4000", "--chunk-rounds", "2000", "-q", "-f", "json"]
+    first = CliRunner().invoke(cli, ["count", "--plan", "p.toml", *args, "--checkpoint",
+                                     str(tmp_path / "c.ckpt")])
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["strategy"] == ["mine"]
+    for where in (plans, tmp_path):
+        monkeypatch.chdir(where)
+        again = CliRunner().invoke(cli, ["count", "--resume", str(tmp_path / "c.ckpt"), "-q",
+                                         "-f", "json"])
+        assert again.exit_code == 0, again.output
+        assert json.loads(again.stdout)["results"] == json.loads(first.stdout)["results"]
+    # A file named as a shipped strategy or count, given as ./NAME, is that file
+    monkeypatch.chdir(plans)
+    (plans / "basic").write_text(mine)
+    ko = (P.COUNT_DIR / "ko.toml").read_text()
+    (plans / "hi-lo").write_text(ko.replace('name = "ko"', 'name = "kocopy"'))
+    (plans / "q.toml").write_text('count = "./hi-lo"\nstrategy = "./basic"\n[bet]\nbase = 1\n')
+    plan = P.load_plan("q.toml")
+    assert plan.count.name == "kocopy" and P.played_strategy(plan) == "./basic"
+    played = CliRunner().invoke(cli, ["count", "--plan", "q.toml", *args])
+    assert played.exit_code == 0, played.output
+    assert json.loads(played.stdout)["strategy"] == ["mine"]
+
+
+def test_count_and_the_report_say_whose_chart_the_counter_plays():
+    from click.testing import CliRunner
+
+    from simulator.assessment import figures, render, sections
+    from simulator.cli import cli
+
+    def line(*more):
+        r = CliRunner().invoke(cli, ["count", "--plan", "sevens-super-sevens", "--rounds", "1000",
+                                     "--chunk-rounds", "1000", *more])
+        assert r.exit_code == 0, r.output
+        return next(ln for ln in r.stdout.splitlines() if ln.startswith("Strategy:"))
+
+    assert line() == "Strategy:  basic-super-sevens (the plan's own)"
+    assert line("--strategy", "basic") == ("Strategy:  basic (--strategy's, in place of the "
+                                           "plan's own basic-super-sevens)")
+    spec = figures.Spec(Rules(), seed=3, chunk_rounds=1000, count_plan="sevens-super-sevens",
+                        count_rounds=2000)  # (the report's --strategy basic given)
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    assert data["counting"]["strategy"] is None
+    assert data["counting"]["plan_strategy"] == "basic-super-sevens"
+    assert ("Strategy basic (the report's --strategy, in place of the plan's own "
+            "basic-super-sevens)") in render.to_markdown("t", [sections.counting(data)])
+    kept = figures._count_files(P.load_plan("sevens-super-sevens"), spec)
+    assert [f["what"] for f in kept] == ["plan", "count system"]  # (its strategy not played)
+
+
+def test_an_optimal_plan_names_the_chart_its_bets_were_derived_under(tmp_path):
+    # A plan author's review: --optimal-plan with --strategy basic wrote the plan's own chart
+    plan = P.load_plan("sevens-super-sevens")
+    for played, kept in (("basic", "basic"), (None, None), (True, "basic-super-sevens")):
+        path = tmp_path / "o.toml"
+        path.write_text(P.plan_toml(plan, plan.bet, "o", "", None, played))
+        assert P.load_plan(str(path)).strategy == kept

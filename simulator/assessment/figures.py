@@ -1371,11 +1371,12 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
     now) with the report's rules, strategy and seed, ``spec.count_rounds`` rounds at the rules'
     penetration, and at each of ``spec.count_penetrations`` when asked (`simulator.count_runs`)."""
     from simulator import count_runs, counting_report
-    from simulator.plans import load_plan
+    from simulator.plans import load_plan, played_strategy
 
     plan = load_plan(spec.count_plan) if plan is None else plan
     own = _plans_strategy(spec, plan)
-    spec = dataclasses.replace(spec, strategy=plan.strategy, strategy_given=True) if own else spec
+    spec = (dataclasses.replace(spec, strategy=played_strategy(plan), strategy_given=True) if own
+            else spec)
     strategy = load_strategy(spec.strategy)
     kwargs = {"rounds": spec.count_rounds, "seed": spec.seed, "chunk_rounds": spec.chunk_rounds,
               "workers": spec.workers, "rules_file": spec.rules_file,
@@ -1402,6 +1403,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
     return {"plan": spec.count_plan, "figures": fig, "sweep": sweep,
             "indices_note": count_runs.indices_note(spec.rules, plan),
             "strategy": _name(spec) if own else None,
+            "plan_strategy": plan.strategy,  # (its own: played, or the report's in its place)
             "warnings": counting_warnings(spec.rules, plan, spec.count_penetrations, strategy)}
 
 
@@ -1528,14 +1530,16 @@ def sample_size(spec: Spec, played: int) -> int:
     return min(spec.sample_rounds, played)
 
 
-def _count_files(plan) -> list[dict] | None:
-    """The counting plan's file and the count system and index files it names, each
+def _count_files(plan, spec: Spec | None = None) -> list[dict] | None:
+    """The counting plan's file and the count system, index and strategy files it names, each
     ``{"what", "file", "sha256"}`` as read (`plans.load_plan`), as the rule and strategy files
-    are given; None without a counting section."""
+    are given (its strategy's where the counter plays it: not where the report's --strategy
+    takes its place); None without a counting section."""
     if plan is None:
         return None
     return [{"what": what, "file": _shown_path(path), "sha256": sha}
-            for (what, path), sha in zip(plan.files, plan.sha256, strict=True)]
+            for (what, path), sha in zip(plan.files, plan.sha256, strict=True)
+            if what != "strategy" or spec is None or _plans_strategy(spec, plan)]
 
 
 def _kept(spec: Spec, given: str) -> bool:
@@ -1555,7 +1559,7 @@ def _hashed(spec: Spec, given: dict, plan) -> dict:
     return {"rules": file_sha256(spec.rules_file or DEFAULT_RULES_PATH),
             "strategies": {n: file_sha256(strategy_path(g)) for n, g in given.items()},
             "variants": [file_sha256(f) for f in _variant_files(spec.variants)],
-            "count": _count_files(plan)}
+            "count": _count_files(plan, spec)}
 
 
 def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict,

@@ -1490,10 +1490,13 @@ def counting(data: dict) -> Section | None:
         f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
         + (f"; wonging out below {p['wong']['leave']:g}, in at {p['wong']['enter']:g}"
            if p["wong"] else "")
-        + (f". Strategy {data['strategy']}" if not c.get("strategy") else
-           f". Strategy {c['strategy']} (the plan's own; the rest of this report: "
-           f"{data['strategy']})") + f" where no index play applies. {f['rounds']:,} rounds "
-        f"dealt, {f['rounds_played']:,} played (the same seed as the main run)"
+        + (f". Strategy {c['strategy']} (the plan's own; the rest of this report: "
+           f"{data['strategy']})" if c.get("strategy") else
+           f". Strategy {data['strategy']} (the report's --strategy, in place of the plan's own "
+           f"{c['plan_strategy']})" if c.get("plan_strategy") else
+           f". Strategy {data['strategy']}")
+        + f" where no index play applies. {f['rounds']:,} rounds dealt, "
+        f"{f['rounds_played']:,} played (the same seed as the main run)"
         + _average_bet_text(f) + "." + _chunk_se_text(f) + " Advantage: the "
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
