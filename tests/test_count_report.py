@@ -655,12 +655,18 @@ def test_the_penetration_table_is_shown_in_parts_each_narrow_enough_to_print():
                for c, p in parts)
     assert [c for cols, _ in parts for c in cols[1:]] == columns[1:]
     assert [v for _, p in parts for v in p[0][1:]] == rows[0][1:]
-    page = render.to_html("t", [sec])
-    ids = re.findall(r'<table id="t-(counting_penetration[-\d]*)"><caption>([^<]*)',
+    page = render.to_html("t", [sec], printed="2026-12-07")
+    ids = re.findall(r'<table id="t-(counting_penetration[-\d]*)"[^>]*><caption>([^<]*)',
                      page.replace("&#x27;", "'"))
-    assert ids == [("counting_penetration", "The counter's advantage by penetration ")] + [
-        (f"counting_penetration-{n}", "The counter's advantage by penetration (continued) ")
-        for n in range(2, len(parts) + 1)]
+    # (each part says which it is and where it starts: a reviewer read "(continued)" on paper
+    # as more rows; and a part joined to the next where the columns left out made it small)
+    assert ids == [(f"counting_penetration{f'-{n}' if n > 1 else ''}",
+                    f"The counter's advantage by penetration (part {n} of {len(parts)}: from "
+                    f"{parts[n - 1][0][1][1]}) ") for n in range(1, len(parts) + 1)]
+    assert all(len(c) + len(d) - 1 > 12 for (c, _), (d, _) in zip(parts, parts[1:]))
+    screen = render.to_html("t", [sec])  # (a screen scrolls a wide table: one)
+    assert re.findall(r'<table id="t-(counting_penetration[-\d]*)"', screen) == [
+        "counting_penetration"]
     md = render.to_markdown("t", [sec])
     head = next(ln for ln in md.splitlines() if ln.startswith("| penetration |"))
     assert head.count("|") == len(columns) + 1  # (one table)

@@ -355,3 +355,19 @@ def test_a_charts_alt_text_says_what_it_shows_not_its_caption():
     bare = sections.Chart("distribution", "A caption.", "charts/d.png", 900, 450)
     assert 'alt="Chart: distribution."' in render.to_html("T", [sections.Section("s", "S",
                                                                                 [bare])])
+
+
+def test_a_printed_reader_can_read_the_rule_effects_names_and_each_tables_parts():
+    # A printed-report reader's review: the rule-effects chart's variant names printed at about
+    # 6 pt; a wide table was split on screen too, and its later parts were "(continued)", read
+    # on paper as more rows; a lead-in line sat at a page's foot, its command on the next; the
+    # value 3,50,100,500,5000, which could not break, squeezed the keys beside it mid-word.
+    from simulator.assessment import charts, render
+
+    text_width_in, shown_in = 175 / 25.4, charts.SIZES["rule_effects"][0] / 96
+    assert charts.EFFECT_LABEL_PT * text_width_in / shown_in >= 8
+    rows = [{"variant": f"v{i}"} for i in range(23)]
+    w, h = charts.size("rule_effects", {"variants": {"rows": rows}})
+    assert w == charts.SIZES["rule_effects"][0] and h >= 23 * charts.EFFECT_ROW_PX
+    assert "p:has(+ pre) { break-after: avoid; }" in render.CSS
+    assert render._breakable("3,50,100,500,5000") == "3,<wbr>50,<wbr>100,<wbr>500,<wbr>5000"

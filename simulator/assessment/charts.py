@@ -21,7 +21,7 @@ SIZES = {  # name: (width, height) in CSS pixels
     "distribution": (900, 450),
     "rule_effects": (900, 560),
 }
-LEGEND_STRIP = 0.06  # the rule-effects chart's legend: this fraction of its height, at the bottom
+LEGEND_PX = 84  # the rule-effects chart's legend: a strip this high at the bottom (a line each)
 IN_TABLE = "in this table"  # the rule-effects chart's mark of a variant the rule set plays
 # an exact change of scope cut-card (decks, or penetration or shuffle beside a rule, under a cut
 # card): drawn apart, as `bjsim compare --plot` draws the table's ~, not as a full exact value
@@ -38,14 +38,27 @@ def available() -> bool:
     return True
 
 
-def _figure(name: str):
+def _figure(name: str, data: dict):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    w, h = SIZES[name]
+    w, h = size(name, data)
     return plt, plt.figure(figsize=(w / DPI, h / DPI), dpi=DPI)
+
+
+EFFECT_LABEL_PT = 11  # the rule-effects chart's variant names: about 8.5 pt printed at 6.9 in
+EFFECT_ROW_PX = 24  # and the height a variant takes, that they do not overlap
+
+
+def size(name: str, data: dict) -> tuple[int, int]:
+    """A chart's size on the page, CSS pixels (`SIZES`); the rule-effects chart taller where
+    its variants need it (`EFFECT_ROW_PX` each, their names at `EFFECT_LABEL_PT`)."""
+    w, h = SIZES[name]
+    if name == "rule_effects":
+        h = max(h, EFFECT_ROW_PX * len(data["variants"]["rows"]) + 130 + LEGEND_PX)
+    return w, h
 
 
 def _save(plt, fig, path: Path) -> None:
@@ -59,7 +72,7 @@ def running_house_edge(data: dict, path: Path) -> None:
     x = r["rounds"]
     y = [100 * v for v in r["house_edge"]]
     hw = [0.0 if v is None else 100 * v for v in r["half_width"]]
-    plt, fig = _figure("running_house_edge")
+    plt, fig = _figure("running_house_edge", data)
     ax = fig.add_subplot()
     ax.fill_between(x, [a - b for a, b in zip(y, hw, strict=True)],
                     [a + b for a, b in zip(y, hw, strict=True)], color="#9ecae1", alpha=0.6,
@@ -85,7 +98,7 @@ def running_house_edge(data: dict, path: Path) -> None:
 
 def distribution(data: dict, path: Path) -> None:
     d = data["distribution"]
-    plt, fig = _figure("distribution")
+    plt, fig = _figure("distribution", data)
     ss = d.get("super_sevens")
     axes = fig.subplots(1, 2 if ss else 1, squeeze=False)[0]
     m = d["main"]
@@ -116,7 +129,7 @@ def rule_effects(data: dict, path: Path) -> None:
     names, twins = same_game_names(data["variants"]["rows"])  # (a game given twice: drawn once)
     rows = [r | {"variant": names.get(r["variant"], r["variant"])}
             for r in data["variants"]["rows"] if r["variant"] not in twins]
-    plt, fig = _figure("rule_effects")
+    plt, fig = _figure("rule_effects", data)
     ax = fig.add_subplot()
     ys = list(range(len(rows)))[::-1]
     diffs = [100 * r["difference"] for r in rows]
@@ -138,15 +151,14 @@ def rule_effects(data: dict, path: Path) -> None:
         handles += ax.plot([0] * len(kept), kept, "o", mfc="white", mec="#3f007d", mew=1.5,
                            ms=8, zorder=3, label=f"{IN_TABLE}: no change here (0)")
     ax.set_yticks(ys, [r["variant"] + (f" ({IN_TABLE})" if r.get("in_rule_set") else "")
-                       for r in rows], fontsize=8)
+                       for r in rows], fontsize=EFFECT_LABEL_PT)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("change in house edge, percentage points")
     ax.set_title("Effect of each rule variant on the house edge")
     ax.grid(alpha=0.3, axis="x")
     # Below the axes, in a strip kept for it: inside, it covered a bar.
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 2), fontsize=8,
-               frameon=False)
-    fig.tight_layout(rect=(0, LEGEND_STRIP, 1, 1))
+    fig.legend(handles=handles, loc="lower center", ncol=1, fontsize=10, frameon=False)
+    fig.tight_layout(rect=(0, LEGEND_PX / size("rule_effects", data)[1], 1, 1))
     _save(plt, fig, path)
 
 
@@ -170,6 +182,6 @@ def draw(data: dict, folder: Path) -> dict:
     for name, func in todo.items():
         path = folder / f"{name}.png"
         func(data, path)
-        w, h = SIZES[name]
+        w, h = size(name, data)
         out[name] = {"file": f"{folder.name}/{path.name}", "width": w, "height": h}
     return out

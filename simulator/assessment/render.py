@@ -33,7 +33,8 @@ nav ol { columns: 2; } .missing { color: #a33; }
 @page { size: A4; margin: 15mm 15mm 17mm 20mm; }
 @media print { body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
                h2 { break-after: avoid; } caption { break-after: avoid; break-inside: avoid; }
-               tr, figure { break-inside: avoid; } p:has(+ figure) { break-after: avoid; }
+               tr, figure { break-inside: avoid; }
+               p:has(+ figure), p:has(+ pre) { break-after: avoid; }
                thead { display: table-header-group; break-after: avoid; }
                tbody tr:nth-child(-n+3) { break-before: avoid; }
                pre { orphans: 3; widows: 3; font-size: 8.5pt; overflow: visible; }
@@ -45,10 +46,10 @@ nav ol { columns: 2; } .missing { color: #a33; }
 
 # The printed report's margins (report.pdf): its title, the date it was printed, page x of y.
 PRINT_CSS = """
-@page {{ @bottom-left {{ content: "{title}"; font: 7pt {font}; color: #555; width: 68%;
+@page {{ @bottom-left {{ content: "{title}"; font: 7.5pt {font}; color: #333; width: 68%;
                         white-space: nowrap; }}
         @bottom-right {{ content: "printed {date}, page " counter(page) " of " counter(pages);
-                         font: 7pt {font}; color: #555; width: 32%; white-space: nowrap; }} }}
+                         font: 7.5pt {font}; color: #333; width: 32%; white-space: nowrap; }} }}
 """
 
 NUMERIC = ("int", "pct", "spct", "spp", "pp", "num", "prob", "odds", "z", "freq", "ruin")
@@ -106,16 +107,18 @@ MANY_COLUMNS = 13  # a table of this many columns or more prints in a smaller ty
 
 
 def _html_table(t: Table, printing: bool = False) -> str:
-    """``t`` as one HTML table, or as one for each of its `Table.parts` (the first named by the
-    table's id and title, the others ``-2``, ``-3``, ... and "(continued)"). Every table of the
-    report leads with its rows' label (a wager, a rule, a count, a penetration): each row's
-    first cell is its header, ``<th scope="row">``."""
+    """``t`` as one HTML table, or, ``printing``, as one for each of its `Table.parts` (the
+    first named by the table's id, the others ``-2``, ``-3``, ...; each caption "part n of m",
+    from the part's first column: a screen scrolls a wide table, a page cannot). Every table
+    of the report leads with its rows' label (a wager, a rule, a count, a penetration): each
+    row's first cell is its header, ``<th scope="row">``, and each part repeats it."""
     e = html.escape
     # printed, the CSV's name (a link would name the folder it was printed in)
     csv = (f"csv/{e(t.name)}.csv" if printing else  # (the link named by its file: one of many)
            f'<a href="csv/{e(t.name)}.csv">{e(t.name)}.csv</a>')
     tables = []
-    for n, (columns, rows) in enumerate(t.parts(), 1):
+    parts = t.parts() if printing else [t.shown()]
+    for n, (columns, rows) in enumerate(parts, 1):
         head = "".join(f'<th scope="col"{NUM if _is_num(k) else ""}>{e(label)}</th>'
                        for _, label, k in columns)
         body = []
@@ -125,10 +128,20 @@ def _html_table(t: Table, printing: bool = False) -> str:
             body.append(f"<tr>{cells}</tr>")
         many = ' class="many"' if len(columns) >= MANY_COLUMNS else ""
         tables.append(f'<table id="t-{e(t.name)}{f"-{n}" if n > 1 else ""}"{many}><caption>'
-                      f'{e(t.title)}{" (continued)" if n > 1 else ""} <small>({csv})</small>'
+                      f'{e(t.title)}{_part(n, parts)} <small>({csv})</small>'
                       f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
                       "</table>")
     return f'<div class="wide">{"".join(tables)}</div>'
+
+
+def _part(n: int, parts: list) -> str:
+    """A part's words after its table's title: none for a table in one part, else "(part 2 of
+    3: from SD per round)", the label of its first column after the rows' own."""
+    if len(parts) == 1:
+        return ""
+    columns = parts[n - 1][0]
+    return (f" (part {n} of {len(parts)}"
+            + (f": from {columns[1][1]})" if len(columns) > 1 else ")"))
 
 
 def _cell(tag: str, value, kind: str) -> str:
@@ -142,11 +155,13 @@ def _cell(tag: str, value, kind: str) -> str:
 
 
 def _breakable(text: str) -> str:
-    """``text`` (HTML) with a line break allowed after each underscore of a name and after the
-    ``=`` of a setting (``dealer_blackjack_takes="all"``, ``penetration=0.85``), so that a column
-    of rule keys is no wider than their longest part: a table of 13 columns no wider than the
-    printed page."""
-    return re.sub(r"(?<=\w[_=])(?=[\w&])", "<wbr>", text)
+    """``text`` (HTML) with a line break allowed after each underscore of a name, after the
+    ``=`` of a setting (``dealer_blackjack_takes="all"``, ``penetration=0.85``) and after a
+    comma between words or figures (``3,50,100,500,5000``, which had held its column wide and
+    squeezed the keys beside it), so that a column of rule keys is no wider than their longest
+    part: a table of 13 columns no wider than the printed page. Used only where a line is too
+    long."""
+    return re.sub(r"(?<=\w[_=,])(?=[\w&])", "<wbr>", text)
 
 
 def _indented(text: str) -> str:

@@ -80,7 +80,8 @@ class Table:
     rows: list[list]
     csv_names: dict = field(default_factory=dict)  # a key's CSV header where it is not the key
     csv_rows: set = field(default_factory=set)  # indices of rows in the CSV only
-    breaks: tuple = ()  # keys a part of the HTML table starts at (`parts`): one too wide to print
+    breaks: tuple = ()  # keys a part of the printed table may start at (`parts`): too wide
+    most: int = 0  # with breaks, the most columns a part (its label's too): parts joined to it
 
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
@@ -96,11 +97,19 @@ class Table:
     def parts(self) -> list[tuple[list[tuple[str, str, str]], list[list]]]:
         """`shown` cut before each key of ``breaks`` into tables of their own, each led by the
         first column (the row's label): a table of 25 columns, wider than the printed page,
-        made Chromium print every page smaller. Parts with nothing beside the label left out (a
-        table of one column is one part)."""
+        made Chromium print every page smaller. With ``most``, consecutive parts joined while
+        they hold no more columns. Parts with nothing beside the label left out (a table of one
+        column is one part)."""
         columns, rows = self.shown()
         cuts = [0] + [i for i, (key, _, _) in enumerate(columns) if i and key in self.breaks]
         spans = [range(a or 1, b) for a, b in zip(cuts, [*cuts[1:], len(columns)], strict=True)]
+        if self.most:  # (the columns left out: a part of one or two joined to the next)
+            joined = []
+            for span in (x for x in spans if x):
+                if joined and 1 + len(joined[-1]) + len(span) <= self.most:
+                    span = range(joined.pop().start, span.stop)
+                joined.append(span)
+            spans = joined
         return [([columns[0], *(columns[i] for i in span)],
                  [[row[0], *(row[i] for i in span)] for row in rows])
                 for span in spans if span] or [(columns, rows)]
@@ -1722,7 +1731,7 @@ def counting(data: dict) -> Section | None:
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]],
                          breaks=("flat_advantage", "sd_round", "n0",
-                                 "super_sevens_favourable_share"))]
+                                 "super_sevens_favourable_share"), most=12)]
     _leave_out(blocks, f["per_round_played"], f["bankroll"], next(
         (r["chunk_se_note"] for r in c.get("sweep") or () if r.get("chunk_se_note")), None),
         "no Super Sevens bet" if all(
