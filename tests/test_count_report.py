@@ -663,7 +663,7 @@ def test_the_penetration_table_is_shown_in_parts_each_narrow_enough_to_print():
     assert ids == [(f"counting_penetration{f'-{n}' if n > 1 else ''}",
                     f"The counter's advantage by penetration (part {n} of {len(parts)}: from "
                     f"{parts[n - 1][0][1][1]}) ") for n in range(1, len(parts) + 1)]
-    assert all(len(c) + len(d) - 1 > 12 for (c, _), (d, _) in zip(parts, parts[1:]))
+    assert all(len(c) + len(d) - 1 > 12 for (c, _), (d, _) in zip(parts, parts[1:], strict=False))
     screen = render.to_html("t", [sec])  # (a screen scrolls a wide table: one)
     assert re.findall(r'<table id="t-(counting_penetration[-\d]*)"', screen) == [
         "counting_penetration"]

@@ -3416,3 +3416,26 @@ def test_a_variant_worth_nothing_to_the_chart_says_so_as_compare_does(tmp_path):
             "identically to the baseline, a difference of exactly 0, because the chart it plays "
             "makes no play its change touches.") in note
     assert "(Variants, above)" not in note
+
+
+def test_each_row_and_column_header_names_its_cells_alone(built):
+    # An accessibility audit: the rules table's row header was the Gazette rule (7.1 names two
+    # keys), the volatility table's the wager (four rows each), and the choices' Super Sevens
+    # SE and CI columns read "SE" as the main game's; the running chart had no text equivalent
+    import re
+
+    out, data, _ = built
+    page = (out / "report.html").read_text()
+    rules = page[page.index('id="t-rules"'):].split("</table>")[0]
+    assert re.findall(r'<th scope="row">([^<]*)', rules)[:3] == [
+        r["key"] for r in data["rules"][:3]]
+    vol = page[page.index('id="t-volatility"'):].split("</table>")[0]
+    heads = re.findall(r"<tr>((?:<th scope=\"row\"[^>]*>[^<]*</th>)+)", vol)
+    assert len(heads) == len(data["volatility"]) and len(set(heads)) == len(heads)
+    choices = page[page.index('id="t-player_choices"'):].split("</table>")[0]
+    cols = re.findall(r'<th scope="col"[^>]*>([^<]*)', choices)
+    assert len(cols) == len(set(cols)), cols
+    with open(out / "csv" / "running_house_edge.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["rounds_played"]) for r in rows] == data["running"]["rounds"]
+    assert "csv/running_house_edge.csv" in page and 'id="t-running_house_edge"' not in page

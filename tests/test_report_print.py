@@ -195,8 +195,14 @@ def test_the_page_reads_for_a_screen_reader_and_a_narrow_screen():
     assert '<a href="csv/wagers.csv">wagers.csv</a>' in page
     assert "@media (max-width: 40em) { nav ol { columns: 1; } }" in page
     printed = render.to_html("Title", [sections.Section("s", "S", [t])], printed="2026-12-05")
-    assert "(csv/wagers.csv)" in printed and "<a href" not in printed.split("<nav>")[1]\
+    assert "(csv/wagers.csv)" in printed and "<a href" not in printed.split("<nav")[1]\
         .split("</nav>")[1]
+    # An accessibility audit: no viewport (a phone laid the page out at 980 px, its text 5.7
+    # px), no main landmark, the sections unnamed regions, the contents an unnamed navigation
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "<body><main>" in page and "</main></body>" in page
+    assert '<nav aria-label="Contents">' in page
+    assert '<section id="s" aria-labelledby="h-s"><h2 id="h-s">S</h2>' in page
 
 
 def _png(path, width: int, height: int) -> None:

@@ -74,9 +74,12 @@ def running_house_edge(data: dict, path: Path) -> None:
     hw = [0.0 if v is None else 100 * v for v in r["half_width"]]
     plt, fig = _figure("running_house_edge", data)
     ax = fig.add_subplot()
-    ax.fill_between(x, [a - b for a, b in zip(y, hw, strict=True)],
-                    [a + b for a, b in zip(y, hw, strict=True)], color="#9ecae1", alpha=0.6,
-                    label="95% confidence band", step=None)
+    low, high = ([a - b for a, b in zip(y, hw, strict=True)],
+                 [a + b for a, b in zip(y, hw, strict=True)])
+    ax.fill_between(x, low, high, color="#9ecae1", alpha=0.6, label="95% confidence band",
+                    step=None)
+    for edge in (low, high):  # (its edges drawn: the light fill alone is under 3:1 on white)
+        ax.plot(x, edge, color="#4a7fb0", lw=0.8)
     ax.plot(x, y, color="#08519c", lw=1.5, marker="." if len(x) < 30 else None,
             label="simulated house edge")
     ax.axhline(100 * exact, color="#d62728", ls="--", lw=1.2,
@@ -136,7 +139,7 @@ def rule_effects(data: dict, path: Path) -> None:
     errs = [0 if r["ci95_low"] is None else 100 * (r["difference"] - r["ci95_low"])
             for r in rows]  # (none where the table withholds it)
     withheld = any(r["ci95_low"] is None for r in rows)
-    handles = [ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
+    handles = [ax.barh(ys, diffs, xerr=errs, color="#807dba", ecolor="#3f007d", capsize=3,
             label="simulated change, 95% interval" + (" (where given)" if withheld else ""))]
     for cut, marker, ms, label in ((False, "D", 6, "exact"), (True, "1", 9, CUT_CARD_EXACT)):
         ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
@@ -144,7 +147,8 @@ def rule_effects(data: dict, path: Path) -> None:
               and (r.get("exact_scope") == "cut-card") == cut]
         if ex:  # (the marks of compare --plot's: a tri marker where the scope is cut-card)
             handles += ax.plot([e for _, e in ex], [y for y, _ in ex], marker, color="#d62728",
-                               ms=ms, mew=1.5 if cut else 1, label=label)
+                               ms=ms, mew=1.5 if cut else 1, label=label,
+                               mec="#d62728" if cut else "black")  # (seen on a bar: its edge)
     # a variant the rule set already plays changes nothing: a 0 of its own, marked and named
     kept = [y for y, r in zip(ys, rows, strict=True) if r.get("in_rule_set")]
     if kept:

@@ -26,7 +26,7 @@ td.n, tbody th.n { text-align: right; font-variant-numeric: tabular-nums; white-
 pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre; }
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
-nav ol { columns: 2; } .missing { color: #a33; }
+nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywhere; }
 @media (max-width: 40em) { nav ol { columns: 1; } }
 .wide { overflow-x: auto; } code .w { white-space: nowrap; }
 #t-manifest tbody th { width: 40%; }
@@ -110,21 +110,23 @@ def _html_table(t: Table, printing: bool = False) -> str:
     """``t`` as one HTML table, or, ``printing``, as one for each of its `Table.parts` (the
     first named by the table's id, the others ``-2``, ``-3``, ...; each caption "part n of m",
     from the part's first column: a screen scrolls a wide table, a page cannot). Every table
-    of the report leads with its rows' label (a wager, a rule, a count, a penetration): each
-    row's first cell is its header, ``<th scope="row">``, and each part repeats it."""
+    of the report leads with its rows' label (a wager, a rule, a count, a penetration): the
+    cells naming a row (its first, or ``row_keys``' columns: a rule's key, a wager and its
+    number of bets) are its headers, ``<th scope="row">``; each part repeats the first."""
     e = html.escape
     # printed, the CSV's name (a link would name the folder it was printed in)
     csv = (f"csv/{e(t.name)}.csv" if printing else  # (the link named by its file: one of many)
            f'<a href="csv/{e(t.name)}.csv">{e(t.name)}.csv</a>')
     tables = []
     parts = t.parts() if printing else [t.shown()]
+    heads = set(t.row_keys) or {parts[0][0][0][0]}  # (the columns naming a row)
     for n, (columns, rows) in enumerate(parts, 1):
         head = "".join(f'<th scope="col"{NUM if _is_num(k) else ""}>{e(label)}</th>'
                        for _, label, k in columns)
         body = []
-        for row in rows:  # (the first cell names the row: its header, for a screen reader)
-            cells = "".join(_cell("th" if i == 0 else "td", v, k)
-                            for i, (v, (_, _, k)) in enumerate(zip(row, columns, strict=True)))
+        for row in rows:  # (the cells naming the row: its headers, for a screen reader)
+            cells = "".join(_cell("th" if key in heads else "td", v, k)
+                            for v, (key, _, k) in zip(row, columns, strict=True))
             body.append(f"<tr>{cells}</tr>")
         many = ' class="many"' if len(columns) >= MANY_COLUMNS else ""
         tables.append(f'<table id="t-{e(t.name)}{f"-{n}" if n > 1 else ""}"{many}><caption>'
@@ -223,7 +225,7 @@ def _alt(chart: Chart) -> str:
 def _html_block(b, printing: bool = False) -> str:
     e = html.escape
     if isinstance(b, Table):
-        return _html_table(b, printing)
+        return "" if b.csv_alone else _html_table(b, printing)
     if isinstance(b, Code):
         return f"<pre><code>{_code(b.text)}</code></pre>"
     if isinstance(b, Chart):
@@ -246,14 +248,16 @@ def to_html(title: str, sections: list[Section], printed: str | None = None,
     css = CSS + (PRINT_CSS.format(title=_css_string(_foot(title, game)).replace("<", "\\3C "),
                                   date=_css_string(printed), font=FONT) if printing else "")
     nav = "".join(f'<li><a href="#{s.id}">{e(s.title)}</a></li>' for s in sections)
-    parts = [f'<section id="{s.id}"><h2>{e(s.title)}</h2>'
+    parts = [f'<section id="{s.id}" aria-labelledby="h-{s.id}"><h2 id="h-{s.id}">'
+             f"{e(s.title)}</h2>"  # (a region each, named by its heading)
              + "\n".join(_html_block(b, printing) for b in s.blocks) + "</section>"
              for s in sections]
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{e(title)}</title><style>{css}</style></head>\n<body>\n"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{e(title)}</title><style>{css}</style></head>\n<body><main>\n"
             f"<h1>{e(title)}</h1>\n" + (f'<p class="head">{e(head)}</p>\n' if head else "")
-            + f"<nav><ol>{nav}</ol></nav>\n" + "\n".join(parts)
-            + "\n</body></html>\n")
+            + f'<nav aria-label="Contents"><ol>{nav}</ol></nav>\n' + "\n".join(parts)
+            + "\n</main></body></html>\n")
     return home_shown(page)
 
 
@@ -277,6 +281,8 @@ def _md_cell(text: str) -> str:
 
 def _md_block(b) -> str:
     e = md_text
+    if isinstance(b, Table) and b.csv_alone:
+        return ""
     if isinstance(b, Table):
         columns, shown = b.shown()
         head = "| " + " | ".join(_md_cell(label) for _, label, _ in columns) + " |"
@@ -308,5 +314,5 @@ def to_markdown(title: str, sections: list[Section], head: str = "") -> str:
     for s in sections:
         out += [f"## {e(s.title)}", ""]
         for b in s.blocks:
-            out += [_md_block(b), ""]
+            out += [_md_block(b), ""] if _md_block(b) else []  # (a chart's CSV alone: none)
     return home_shown("\n".join(out))

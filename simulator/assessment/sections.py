@@ -82,6 +82,8 @@ class Table:
     csv_rows: set = field(default_factory=set)  # indices of rows in the CSV only
     breaks: tuple = ()  # keys a part of the printed table may start at (`parts`): too wide
     most: int = 0  # with breaks, the most columns a part (its label's too): parts joined to it
+    row_keys: tuple = ()  # the columns naming a row (its headers in HTML; none: the first)
+    csv_alone: bool = False  # a chart's figures: its CSV only (its caption names the file)
 
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
@@ -675,7 +677,8 @@ def rules(data: dict) -> Section:
     t = Table("rules", "The rule set, key by key", [
         ("rule", "Gazette rule", "text"), ("key", "key", "text"), ("value", "value", "text"),
         ("from", "from", "text"), ("words", "in words", "text")],
-        [[r["rule"], r["key"], r["value"], r["from"], r["words"]] for r in data["rules"]])
+        [[r["rule"], r["key"], r["value"], r["from"], r["words"]] for r in data["rules"]],
+        row_keys=("key",))  # (a Gazette rule may hold several keys: the key names the row)
     m = data["manifest"]
     choice = {r["key"] for r in data["rules"] if r["from"] == "choice"}
     chosen = [o for o in m["overrides"] if o.split("=", 1)[0].strip() in choice]
@@ -761,9 +764,16 @@ def wagers(data: dict) -> Section:
     blocks.append(even_money_text(data["even_money"]))
     if not ins or ins_only:
         blocks.append(f"Insurance: {data['insurance_missing']}.")
+    r = data["running"]  # (the chart's figures, for a reader who cannot see it: its CSV)
+    blocks.append(Table("running_house_edge", "The running house edge", [
+        ("rounds_played", "rounds played", "int"), ("house_edge", "house edge", "pct3"),
+        ("half_width", "95% half-width", "pct3")],
+        [list(x) for x in zip(r["rounds"], r["house_edge"], r["half_width"], strict=True)],
+        csv_alone=True))
     blocks.append(_chart(data, "running_house_edge",
                          "The simulated house edge after each chunk of the run (chunks in "
-                         "index order), its 95% confidence band, and the exact figure."))
+                         "index order), its 95% confidence band, and the exact figure (its "
+                         "figures: csv/running_house_edge.csv)."))
     return Section("wagers", "Wagers: exact and simulated return", blocks)
 
 
@@ -1007,7 +1017,7 @@ def volatility(data: dict) -> Section:
     counted = "" if boxes <= 1 else f"; with {boxes} boxes, N bets = N / {boxes} rounds"
     t = Table("volatility", f"The casino's result per bet ({per}{counted})", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
-               for r in data["volatility"]])
+               for r in data["volatility"]], row_keys=("wager", "bets"))  # (a wager a row each N)
     seen, vi = set(), []
     for r in data["volatility"]:
         if r["wager"] not in seen:
@@ -1178,8 +1188,10 @@ def choices(data: dict) -> Section:
             ("cost", f"cost against {data['strategy']}: house edge change, pp", "spp3")]
     if ss:
         cols += [("ss_exact", "Super Sevens (exact)", "pct3"),
-                 ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
-                 ("ss_ci95_low", "95% CI low", "pct3"), ("ss_ci95_high", "95% CI high", "pct3")]
+                 ("ss_simulated", "Super Sevens (simulated)", "pct3"),
+                 ("ss_se", "Super Sevens SE", "pct3"),  # (each header says whose: a screen
+                 ("ss_ci95_low", "Super Sevens 95% CI low", "pct3"),  # reader gives it alone)
+                 ("ss_ci95_high", "Super Sevens 95% CI high", "pct3")]
     cols.append(("description", "what it does", "text"))
     also = _same_play_names(data["choices"])
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
