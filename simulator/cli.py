@@ -616,7 +616,8 @@ class MainGroup(OneLineGroup):
         except ValueError:  # not the main thread
             previous = {}
         try:
-            return super().main(*args, **kwargs)
+            with stops.commanding():  # (from the options read to the command's end: one)
+                return super().main(*args, **kwargs)
         except OSError as err:  # stdout itself failing (a full disk) where no command says so
             if isinstance(err, BrokenPipeError) or not _writing_stdout(err):
                 raise
@@ -729,9 +730,9 @@ def _interrupt_exits():
     except ValueError:  # not the main thread: Python's own handlers stay
         previous = {}
     hook, sys.unraisablehook = sys.unraisablehook, unraisable
-    stops.command_begins()
     try:
-        yield
+        with stops.commanding():
+            yield
     except KeyboardInterrupt:
         click.echo("\nbjsim: interrupted", err=True)
         raise click.exceptions.Exit(_interrupted()) from None
@@ -3366,7 +3367,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --list
     """
     from simulator import count_runs, stops
-    from simulator.plans import load_plan, played_strategy
+    from simulator.plans import load_plan, played_strategy, plays_own
     from simulator.strategy import load_strategy
 
     if list_only:
@@ -3412,7 +3413,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     files = None
     whose = None  # (beside the chart's name: whose it is where the plan names one)
     if plan.strategy is not None:
-        whose = ("the plan's own" if strategy_name is None else
+        whose = ("the plan's own" if plays_own(plan, strategy_name) else
                  f"--strategy's, in place of the plan's own {plan.strategy}")
     if strategy_name is None and plan.strategy is not None:  # (its own chart: as --strategy)
         strategy_name = played_strategy(plan)

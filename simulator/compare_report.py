@@ -385,8 +385,8 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
             f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
             + ("in the cut-card effect, which bjsim measured for one box, and for tables of 2-7 "
-               "boxes with 6 and 8 decks only, not for these games' boxes: the shift is not "
-               "sized here" if several else
+               "boxes with 1, 2, 4, 6 and 8 decks only, not for these games' boxes: the shift "
+               "is not sized here" if several else
                f"in the cut-card effect (an effect of about {_effects(played)} on the house edge "
                f"in all): a shift of about {100 * shift:.4f} pp"
                + ("" if not widths else (", well inside" if small else ", not small beside")
@@ -579,16 +579,23 @@ def unused_rules_note(stats: dict, where: str = " (Variants, above)") -> str | N
 
 
 def counter_note(stats: dict) -> str | None:
-    """Where a variant moves the cut card: its difference is the strategy's, which does not
-    count; what the cut card's place is worth to a card counter is bjsim count's."""
+    """Where a variant moves the cut card or takes it away: its difference is the strategy's,
+    which does not count; what the cut card's place is worth to a card counter is bjsim
+    count's, at the penetrations the games deal to (the baseline's rules)."""
+    def cut(rules):  # (the cut card's place; none where the shoe is shuffled every round)
+        return rules.penetration if rules.shuffle == "cut-card" else None
+
     base = stats["rows"][0]["game"].rules
-    moved = [r["game"].label for r in stats["rows"][1:]
-             if r["game"].rules.penetration != base.penetration]
+    moved = [r["game"] for r in stats["rows"][1:] if cut(r["game"].rules) != cut(base)]
     if not moved:
         return None
-    return (f"{', '.join(moved)}: the cut card moved, for the strategy played, which does not "
-            "count; what its place is worth to a card counter (the counter's advantage at each "
-            "penetration): bjsim count --penetrations 0.6,0.75,0.9.")
+    pens = sorted({p for g in (stats["rows"][0]["game"], *moved)
+                   if (p := cut(g.rules)) is not None} | {cut(base) or base.penetration})
+    return (f"{', '.join(g.label for g in moved)}: the cut card moved or taken away, for the "
+            "strategy played, which does not count; what its place is worth to a card counter "
+            "(the counter's advantage at each penetration, the baseline's rules): bjsim count "
+            f"--penetrations {','.join(f'{p:g}' for p in pens)}"
+            + (" with the baseline's --rules and --set" if base != type(base)() else "") + ".")
 
 
 def _notes(stats: dict, has_exact: bool) -> list[str]:

@@ -47,7 +47,13 @@ from simulator.rules import (
     shown,
 )
 from simulator.source import file_sha256
-from simulator.strategy import STRATEGY_DIR, StrategyError, list_strategies, load_strategy
+from simulator.strategy import (
+    STRATEGY_DIR,
+    StrategyError,
+    list_strategies,
+    load_strategy,
+    strategy_path,
+)
 
 PLAN_DIR = HOME / "strategies" / "plans"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "strategy", "table_min",
@@ -239,6 +245,19 @@ def played_strategy(plan: CountingPlan) -> str | None:
     path = dict(plan.files)["strategy"]
     shipped = path == STRATEGY_DIR / f"{plan.strategy}.toml"
     return plan.strategy if shipped else _as_path(path)
+
+
+def plays_own(plan: CountingPlan, given: str | None) -> bool:
+    """Does ``given`` (a --strategy, None: not given) play the plan's own strategy (none given,
+    or its very file)?"""
+    if plan.strategy is None:
+        return False
+    if given is None:
+        return True
+    try:
+        return strategy_path(given).resolve() == strategy_path(played_strategy(plan)).resolve()
+    except StrategyError:
+        return False
 
 
 def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:

@@ -155,7 +155,8 @@ def sent_again() -> bool:
     return _AGAIN[0]
 
 
-_RAISED = [0, 0]  # stops the command's handler raised (less those sent again); that at its start
+_RAISED = [0, 0, 0]  # stops the command's handler raised (less those sent again); that count at
+# its start; the commands under way (`commanding`: options read, then the command run)
 
 
 def raising() -> None:
@@ -169,9 +170,18 @@ def swallowed() -> None:
     _RAISED[0] -= 1
 
 
-def command_begins() -> None:
-    """A command begins: `check_lost` counts the stops raised from here."""
-    _RAISED[1] = _RAISED[0]
+@contextmanager
+def commanding():
+    """A command under way (its options read, then run: one command, the outermost block):
+    `check_lost` counts the stops raised from its start, and none outside a command (a library
+    call after an interrupted command plays as any other)."""
+    if _RAISED[2] == 0:
+        _RAISED[1] = _RAISED[0]
+    _RAISED[2] += 1
+    try:
+        yield
+    finally:
+        _RAISED[2] -= 1
 
 
 def check_lost() -> None:
@@ -179,5 +189,5 @@ def check_lost() -> None:
     by code that ran the handler and went on (CPython's C code clears an exception in places,
     as ``PyObject_HasAttr`` does; the run had gone on to the end of its rounds). For a point
     no caught stop reaches: a command stops at its first (before the first chunk)."""
-    if _RAISED[0] > _RAISED[1]:
+    if _RAISED[2] and _RAISED[0] > _RAISED[1]:
         raise KeyboardInterrupt

@@ -1777,29 +1777,29 @@ def test_a_games_own_house_edge_without_an_interval_is_explained_under_the_table
 def test_compares_cut_card_notes_size_the_effect_for_the_tables_measured_only():
     # The cut-card effect was measured for one box: with a game of several boxes compare's z
     # note sized it by the baseline's one box, and the short-block note gave a shift and a "well
-    # inside the interval" from one box's effect. Measured since for 2-7 boxes with 6 and 8
-    # decks: with 4 decks neither is sized
-    z = json.loads(run("compare", "--set", "decks=4", "--vary", "boxes=3", "-n", "20000", "-q",
+    # inside the interval" from one box's effect. Measured since for 2-7 boxes with 1, 2, 4, 6
+    # and 8 decks: with 5 decks neither is sized
+    z = json.loads(run("compare", "--set", "decks=5", "--vary", "boxes=3", "-n", "20000", "-q",
                        "-f", "json").stdout)["z_note"]
     assert "its size with 3 boxes is not measured: bjsim measured it for one box" in z
     z = json.loads(run("compare", "--vary", "boxes=3", "-n", "20000", "-q", "-f",
                        "json").stdout)["z_note"]
     assert "on the house edge of a table of 3 boxes with 6 decks, as bjsim measured it" in z
-    for vary in (["--vary", "boxes=3,decks=4"], ["--boxes", "3", "--vary", "decks=4"]):
+    for vary in (["--vary", "boxes=3,decks=5"], ["--boxes", "3", "--vary", "decks=5"]):
         # (a last read: the baseline's 6 decks with the 3 boxes of a 4-deck game, "measured")
         z = json.loads(run("compare", *vary, "-n", "20000", "-q", "-f", "json").stdout)["z_note"]
-        assert "its size with 3 boxes is not measured" in z and "4 decks" in z, vary
+        assert "its size with 3 boxes is not measured" in z and "5 decks" in z, vary
     z = json.loads(run("compare", "--vary", "boxes=3,decks=8", "-n", "20000", "-q", "-f",
                        "json").stdout)["z_note"]
     assert "on the house edge of a table of 3 boxes with 8 decks, as bjsim measured it" in z
     one = json.loads(run("compare", "--vary", "decks=8", "-n", "20000", "-q", "-f",
                          "json").stdout)["z_note"]
     assert "as bjsim measured it" in one and "not measured" not in one
-    shoe = json.loads(run("compare", "--boxes", "3", "--set", "decks=4", "--vary",
+    shoe = json.loads(run("compare", "--boxes", "3", "--set", "decks=5", "--vary",
                           "penetration=0.85", "-n", "20000", "--no-exact", "-q", "-f",
                           "json").stdout)["shoe_note"]
-    assert "which bjsim measured for one box, and for tables of 2-7 boxes with 6 and 8 decks " \
-        "only, not for these games' boxes: the shift is not sized here" in shoe
+    assert "which bjsim measured for one box, and for tables of 2-7 boxes with 1, 2, 4, 6 and " \
+        "8 decks only, not for these games' boxes: the shift is not sized here" in shoe
     assert "a shift of about" not in shoe and "well inside" not in shoe
     shoe = json.loads(run("compare", "--boxes", "3", "--vary", "penetration=0.85", "-n",
                           "20000", "--no-exact", "-q", "-f", "json").stdout)["shoe_note"]
@@ -1829,11 +1829,14 @@ def test_csv_gives_the_bets_each_figure_is_of():
 def test_a_moved_cut_card_points_a_casino_to_the_counters_figures():
     # A casino manager's review: compare --vary penetration=0.9 measured the cut card's place
     # for a player who does not count, and nothing said where a counter's is.
-    said = "the cut card moved, for the strategy played, which does not count"
-    moved = run("compare", "--vary", "penetration=0.6", "--vary", "decks=8", "-n", "2000",
-                "--no-exact", "-q")
+    said = "the cut card moved or taken away, for the strategy played, which does not count"
+    moved = run("compare", "--vary", "penetration=0.6", "--vary", "decks=8", "--vary",
+                "shuffle=every-round", "-n", "2000", "--no-exact", "-q")
     assert moved.exit_code == 0, moved.output
     (line,) = [ln for ln in moved.stdout.splitlines() if said in ln]
-    assert line.startswith("penetration=0.6: ") and "bjsim count --penetrations" in line
-    other = run("compare", "--vary", "decks=8", "-n", "2000", "--no-exact", "-q")
-    assert other.exit_code == 0 and said not in other.stdout
+    assert line.startswith('penetration=0.6, shuffle="every-round": ')
+    assert line.endswith("bjsim count --penetrations 0.6,0.75.")
+    for other in (["--vary", "decks=8"],  # (no cut card to move: a last read)
+                  ["--set", "shuffle=every-round", "--vary", "penetration=0.6"]):
+        result = run("compare", *other, "-n", "2000", "--no-exact", "-q")
+        assert result.exit_code == 0 and said not in result.stdout, other

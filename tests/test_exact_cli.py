@@ -420,29 +420,31 @@ def test_simulate_exact_with_several_boxes_says_the_cut_card_effect_is_not_measu
     # A review measured the cut-card effect with several boxes (1 deck: +0.025 pp with 3 boxes,
     # +0.045 with 5, against one box's +0.122): bjsim sized z's shift, and withheld z, by one
     # box's effect for any table, so 10 million rounds of a 1-deck 3-box table gave no z,
-    # "where the cut-card effect would move z by 2 or more". Measured for one box, and for
-    # 2-7 boxes with 6 and 8 decks: elsewhere z is given with the caveat that it is not.
+    # "where the cut-card effect would move z by 2 or more". Measured since for one box, and for
+    # 2-7 boxes with 1, 2, 4, 6 and 8 decks: elsewhere (3, 5, 7 decks) z is given with the
+    # caveat that it is not.
     from simulator.exact import compare
 
-    three = Rules(decks=1, boxes=3)
-    z, note, caveat = compare.cut_card_z(three, 3.0, 0.000271)  # (the review's run's SE)
+    three = Rules(decks=3, boxes=3)
+    z, note, caveat = compare.cut_card_z(three, 3.0, 0.000271)
     assert (z, note, caveat) == (3.0, None, compare.unmeasured_caveat(three))
-    assert ("which bjsim has not measured for a table of 3 boxes with 1 deck (it measured it "
-            "for one box: about +0.122 pp with 1 deck, and for tables of 2-7 boxes with 6 and 8 "
-            "decks only; with several boxes it differs, smaller or not)" in caveat)
+    assert ("which bjsim has not measured for a table of 3 boxes with 3 decks (it measured it "
+            "for one box: about +0.067 pp with 3 decks, and for tables of 2-7 boxes with 1, 2, 4, "
+            "6 and 8 decks only; with several boxes it differs, smaller or not)" in caveat), caveat
     assert compare.cut_card_z(Rules(decks=1), 3.0, 0.000271)[0] is None  # one box: withheld
     assert not compare.effect_measured(0.75, 3) and compare.effect_measured(0.75, 1)
-    assert not compare.effect_measured(0.75, 3, 4) and compare.effect_measured(0.75, 3, 6)
-    assert "not measured: bjsim measured it for one box" in compare.cut_card_words(1, 0.75, 3)
-    doc = json.loads(run("simulate", "--boxes", "3", "--set", "decks=4", "--rounds", "200k",
+    assert not compare.effect_measured(0.75, 3, 5) and compare.effect_measured(0.75, 3, 4)
+    assert "not measured: bjsim measured it for one box" in compare.cut_card_words(3, 0.75, 3)
+    assert "a table of 3 boxes with 1 deck, as bjsim" in compare.cut_card_words(1, 0.75, 3)
+    doc = json.loads(run("simulate", "--boxes", "3", "--set", "decks=5", "--rounds", "200k",
                          "--seed", "7", "-q", "--exact", "-f", "json").stdout)["results"]
     assert doc["exact"]["house_edge"]["z_caveat"] == compare.unmeasured_caveat(
-        Rules(boxes=3, decks=4))
+        Rules(boxes=3, decks=5))
     assert "with 3 boxes is not measured" in json.loads(run(
-        "exact", "--boxes", "3", "--set", "decks=4", "-f", "json").stdout)["exact"]["basis"]
+        "exact", "--boxes", "3", "--set", "decks=5", "-f", "json").stdout)["exact"]["basis"]
 
 
-@pytest.mark.parametrize("decks", [6, 8])
+@pytest.mark.parametrize("decks", [1, 2, 4, 6, 8])
 def test_the_cut_card_effect_of_several_boxes_is_given_where_measured(decks):
     # measured for 2-7 boxes with 6 and 8 decks (exact.compare.CUT_CARD_BOXES): there z is sized
     # and withheld by the table's own effect, and the exact figures' basis gives it
@@ -456,7 +458,7 @@ def test_the_cut_card_effect_of_several_boxes_is_given_where_measured(decks):
         words = compare.cut_card_words(decks, 0.75, boxes)
         assert words.startswith(f"the cut-card effect (about +{100 * e:.3f} pp, percentage "
                                 f"points, on the house edge of a table of {boxes} boxes with "
-                                f"{decks} decks, as bjsim measured it")
+                                f"{decks} deck{'s' * (decks > 1)}, as bjsim measured it")
         assert compare.z_min_se(rules) == e / 2
         z, note, caveat = compare.cut_card_z(rules, 3.0, e)  # an SE the effect moves z by 1
         assert (z, note) == (3.0, None) and caveat == compare.cut_card_caveat(rules)
@@ -516,7 +518,7 @@ def test_simulate_exact_gives_each_strategy_the_cut_card_caveat_of_the_table():
     # each z says as the table's does)
     from simulator.exact import compare
 
-    for decks, caveat in ((6, compare.cut_card_caveat), (4, compare.unmeasured_caveat)):
+    for decks, caveat in ((6, compare.cut_card_caveat), (5, compare.unmeasured_caveat)):
         args = ("simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
                 "--strategy", "basic", "--set", f"decks={decks}", "--rounds", "200k", "--seed",
                 "7", "-q", "--exact")
@@ -558,22 +560,22 @@ def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, m
         again = run(*args)
         assert again.exit_code == 0 and again.stderr == "" and again.stdout == said.stdout
         assert run(*args, "-q").stderr == ""
+    kept.write_bytes(b"damaged")  # a file that does not load: computed again, and kept again
+    assert cache.load_figures(*game) is None
+    monkeypatch.setattr(analyze, "_ANALYSES", {})
+    third = run(*args)
+    assert third.stdout == said.stdout and "then cached" in third.stderr
+    assert cache.load_figures(*game) is not None
+    other = run("exact", "--set", "decks=1", "--strategy", "never-bust", "--set",
+                "dealer_hits_soft_17=true", "-f", "json")
+    assert "then cached" in other.stderr  # another game: its own figures
     # A packager's review: with a cache folder that cannot be written it said "then kept", then
     # that nothing is kept; now it says so at once, as simulate and compare do
     (tmp_path / "file").write_text("")
     monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path / "file" / "cache"))
     monkeypatch.setattr(analyze, "_ANALYSES", {})
-    said = run(*args).stderr.splitlines()[0]
-    assert said.endswith("(some seconds, not kept: the cache folder cannot be written)"), said
-    kept.write_bytes(b"damaged")  # a file that does not load: computed again, and kept again
-    assert cache.load_figures(*game) is None
-    monkeypatch.setattr(analyze, "_ANALYSES", {})
-    third = run(*args)
-    assert third.stdout == said.stdout and "then kept" in third.stderr
-    assert cache.load_figures(*game) is not None
-    other = run("exact", "--set", "decks=1", "--strategy", "never-bust", "--set",
-                "dealer_hits_soft_17=true", "-f", "json")
-    assert "then kept" in other.stderr  # another game: its own figures
+    line = run(*args).stderr.splitlines()[0]
+    assert line.endswith("(some seconds, not kept: the cache folder cannot be written)"), line
 
 
 def test_the_derived_strategy_is_told_apart_from_the_shipped_basic():

@@ -700,6 +700,28 @@ def test_a_ctrl_c_lost_while_compiling_still_stops_the_command(monkeypatch, comm
         "before any chunk finished: nothing to report"), result.stderr
 
 
+def test_a_run_after_an_interrupted_command_in_the_same_process_plays(monkeypatch):
+    """A last read: the count of stops raised was kept after a command ended, so a library run
+    (run.simulate, as a notebook calls it) after an interrupted command played nothing, as if
+    a stop had been lost in it."""
+    from simulator import chunks, run, stops
+    from simulator.rules import Rules
+    from simulator.strategy import load_strategy
+
+    with monkeypatch.context() as mp:
+        _ctrl_c_in(mp, chunks.PlayChunk, "warm")
+        assert CliRunner().invoke(cli, ["simulate", "-n", "2000", "-q"]).exit_code == 130
+    plan = run.Plan(Rules(), (load_strategy("basic"),), ("basic",), rounds=2000,
+                    chunk_rounds=1000)
+    result = run.simulate(plan, quiet=True)
+    assert not result.partial and result.meta["run"]["rounds_played"] == 2000
+    with stops.commanding():  # (within a command, a stop raised and not caught is lost)
+        stops.raising()
+        with pytest.raises(KeyboardInterrupt):
+            stops.check_lost()
+    stops.check_lost()  # (and none outside one)
+
+
 def test_a_ctrl_c_lost_while_importing_still_stops_the_command(monkeypatch, capsys):
     """As above, in the command line's import (before any command's handler): exit 130."""
     import builtins

@@ -3,6 +3,7 @@ one line naming the file and the key."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import sys
@@ -854,6 +855,9 @@ def test_count_and_the_report_say_whose_chart_the_counter_plays():
     assert line() == "Strategy:  basic-super-sevens (the plan's own)"
     assert line("--strategy", "basic") == ("Strategy:  basic (--strategy's, in place of the "
                                            "plan's own basic-super-sevens)")
+    # (a last read: --strategy naming the plan's own chart, as README had said to give it)
+    assert line("--strategy", "basic-super-sevens") == ("Strategy:  basic-super-sevens (the "
+                                                        "plan's own)")
     spec = figures.Spec(Rules(), seed=3, chunk_rounds=1000, count_plan="sevens-super-sevens",
                         count_rounds=2000)  # (the report's --strategy basic given)
     data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
@@ -863,6 +867,12 @@ def test_count_and_the_report_say_whose_chart_the_counter_plays():
             "basic-super-sevens)") in render.to_markdown("t", [sections.counting(data)])
     kept = figures._count_files(P.load_plan("sevens-super-sevens"), spec)
     assert [f["what"] for f in kept] == ["plan", "count system"]  # (its strategy not played)
+    # The manifest's commands: the count lines leave the plan's chart to the plan, the others
+    # keep the report's (a last read: simulate, exact and compare had lost --strategy)
+    own = dataclasses.replace(spec, strategy_given=False)
+    commands = figures._argv(own, 2000)
+    assert "--strategy" not in commands["count"]
+    assert "--strategy basic " in commands["simulate"] and "--strategy basic" in commands["exact"]
 
 
 def test_an_optimal_plan_names_the_chart_its_bets_were_derived_under(tmp_path):

@@ -370,10 +370,12 @@ def test_a_printed_reader_can_read_the_rule_effects_names_and_each_tables_parts(
     # value 3,50,100,500,5000, which could not break, squeezed the keys beside it mid-word.
     from simulator.assessment import charts, render
 
-    text_width_in, shown_in = 175 / 25.4, charts.SIZES["rule_effects"][0] / 96
-    assert charts.EFFECT_LABEL_PT * text_width_in / shown_in >= 8
-    rows = [{"variant": f"v{i}"} for i in range(23)]
+    text_width_in, figure_in = 175 / 25.4, charts.SIZES["rule_effects"][0] / charts.DPI
+    assert charts.EFFECT_LABEL_PT * text_width_in / figure_in >= 8
+    rows = [{"variant": f"v{i}", "exact": 0.001 * i} for i in range(23)]
     w, h = charts.size("rule_effects", {"variants": {"rows": rows}})
     assert w == charts.SIZES["rule_effects"][0] and h >= 23 * charts.EFFECT_ROW_PX
     assert "p:has(+ pre) { break-after: avoid; }" in render.CSS
     assert render._breakable("3,50,100,500,5000") == "3,<wbr>50,<wbr>100,<wbr>500,<wbr>5000"
+    for figure in ("100,000 rounds; 1,000,000", "1,000,000"):  # (not a figure's separators)
+        assert render._breakable(figure) == figure

@@ -129,7 +129,7 @@ def test_the_volatility_notes_cut_card_effect_has_the_places_of_the_summary_and_
             data = {"volatility": [{"wager": "total", "edge_source": source}], "rules": rules}
             assert f"(about {size})" in sections._edge_source_text(data)
     assert "+0.017 pp with 8 decks" in size
-    # with several boxes where bjsim has not measured the effect (4 decks), one box's is said
+    # with several boxes where bjsim has not measured the effect (5 decks), one box's is said
     # to be the yardstick; the game is not said to "run higher" by it; where it has (8 decks),
     # the table's own
     rules += [{"key": "boxes", "value": 3}]
@@ -137,7 +137,7 @@ def test_the_volatility_notes_cut_card_effect_has_the_places_of_the_summary_and_
     text = sections._edge_source_text(data)
     assert (f"(about +{100 * cut_card_effect(8, 3):.3f} pp with 8 decks for a table of 3 "
             "boxes, as bjsim measured it)") in text and "runs higher" in text
-    rules[0]["value"] = 4
+    rules[0]["value"] = 5
     text = sections._edge_source_text(data)
     assert "for one box, as bjsim measured it; not measured for 3 boxes" in text
     assert "runs higher" not in text and "less closely than one box's effect" in text

@@ -48,7 +48,8 @@ def _figure(name: str, data: dict):
     return plt, plt.figure(figsize=(w / DPI, h / DPI), dpi=DPI)
 
 
-EFFECT_LABEL_PT = 11  # the rule-effects chart's variant names: about 8.5 pt printed at 6.9 in
+EFFECT_LABEL_PT = 11  # the rule-effects chart's variant names: about 8.4 pt printed (its 9 in
+# figure shown across the A4 page's 6.9 in of text)
 EFFECT_ROW_PX = 24  # and the height a variant takes, that they do not overlap
 
 
@@ -56,8 +57,9 @@ def size(name: str, data: dict) -> tuple[int, int]:
     """A chart's size on the page, CSS pixels (`SIZES`); the rule-effects chart taller where
     its variants need it (`EFFECT_ROW_PX` each, their names at `EFFECT_LABEL_PT`)."""
     w, h = SIZES[name]
-    if name == "rule_effects":
-        h = max(h, EFFECT_ROW_PX * len(data["variants"]["rows"]) + 130 + LEGEND_PX)
+    if name == "rule_effects":  # (a game given twice is drawn once)
+        drawn = len(data["variants"]["rows"]) - len(same_game_names(data["variants"]["rows"])[1])
+        h = max(h, EFFECT_ROW_PX * drawn + 130 + LEGEND_PX)
     return w, h
 
 

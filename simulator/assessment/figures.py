@@ -1425,7 +1425,9 @@ def counting_warnings(rules, plan, penetrations, strategy) -> list[str]:
 def _plans_strategy(spec: Spec, plan) -> bool:
     """Does the counter play the strategy its plan names (the report's own not given), as bjsim
     count plays it?"""
-    return plan.strategy is not None and not spec.strategy_given
+    from simulator.plans import plays_own
+
+    return plays_own(plan, spec.strategy if spec.strategy_given else None)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1462,16 +1464,17 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
         if spec.count_penetrations:
             count += ["--count-penetrations", ",".join(repr(p) for p in spec.count_penetrations)]
         count += bankroll
+    count_strat = strat
     if spec.count_plan is not None:
         from simulator.plans import load_plan
 
         if _plans_strategy(spec, load_plan(spec.count_plan)):
-            strat = []  # (bjsim count plays the plan's own)
+            count_strat = []  # (bjsim count plays the plan's own)
     count_line = None if spec.count_plan is None else line(
-        "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
+        "bjsim", "count", "--plan", spec.count_plan, *common, *count_strat, "--rounds",
         str(spec.count_rounds), *bankroll, "-f", "json")
     sweep_line = None if not spec.count_penetrations else line(
-        "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
+        "bjsim", "count", "--plan", spec.count_plan, *common, *count_strat, "--rounds",
         str(spec.count_rounds), *bankroll, "--penetrations",
         ",".join(repr(p) for p in spec.count_penetrations), "-f", "json")
     return {

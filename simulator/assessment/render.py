@@ -158,12 +158,15 @@ def _cell(tag: str, value, kind: str) -> str:
 
 def _breakable(text: str) -> str:
     """``text`` (HTML) with a line break allowed after each underscore of a name, after the
-    ``=`` of a setting (``dealer_blackjack_takes="all"``, ``penetration=0.85``) and after a
-    comma between words or figures (``3,50,100,500,5000``, which had held its column wide and
-    squeezed the keys beside it), so that a column of rule keys is no wider than their longest
-    part: a table of 13 columns no wider than the printed page. Used only where a line is too
-    long."""
-    return re.sub(r"(?<=\w[_=,])(?=[\w&])", "<wbr>", text)
+    ``=`` of a setting (``dealer_blackjack_takes="all"``, ``penetration=0.85``) and, in a cell
+    that is a list of figures (``3,50,100,500,5000``, which had held its column wide and
+    squeezed the keys beside it mid-word; not a figure with thousands separators), after each
+    comma: a column of rule keys no wider than their longest part, a table of 13 columns no
+    wider than the printed page. A break is taken only where a line is too long."""
+    text = re.sub(r"(?<=\w[_=])(?=[\w&])", "<wbr>", text)
+    if re.fullmatch(r"\d+(,\d+)+", text) and not re.fullmatch(r"\d{1,3}(,\d{3})+", text):
+        text = text.replace(",", ",<wbr>")
+    return text
 
 
 def _indented(text: str) -> str:

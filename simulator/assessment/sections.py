@@ -62,7 +62,7 @@ from simulator.exact.compare import (
     table_measured,
 )
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
-from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
+from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend, plural
 from simulator.source import NOT_GIT, PATTERNS
 from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95
 
@@ -373,7 +373,7 @@ def summary(data: dict) -> Section:
              if effect_measured(_penetration(data), boxes, decks) else
              "; it includes the cut-card effect, not measured "
              + ("at this penetration" if not effect_measured(_penetration(data)) else
-                f"for a table of {boxes} boxes with {decks} decks")
+                f"for a table of {boxes} boxes with {decks} {plural(decks, 'deck', 'decks')}")
              + " (the note under the wagers table)")
             if tot.get("z_caveat") else ""))
     if shuffle == "cut-card":  # (the game as dealt is the simulated one: rule 7.1 (1999))

@@ -324,11 +324,20 @@ def theory(rules, strategies) -> dict:
 # holds it.
 CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00067, 4: 0.00033, 6: 0.00021, 8: 0.00017}
 # The same for a table of several boxes, basic strategy on every box, the effect per box: 6 and
-# 8 decks (the decks rule 14 was played with), `bjsim simulate --set decks=D --boxes B --seed
-# 4545 --chunk-rounds 10M --precision 0.00004 --max-rounds 4e9 --exact -f json` (an SE of 0.0020
-# pp; 1.4-2.1 x 10^9 rounds each): (decks, boxes) -> (effect, the SD a round of the boxes' mean
-# result, the SE x sqrt(rounds)).
+# 8 decks (the decks rule 14 was played with; session 51), 1, 2 and 4 (session 52), `bjsim
+# simulate --set decks=D --boxes B --seed 4545 --chunk-rounds 10M --precision 0.00004
+# --max-rounds 4e9 --exact -f json` (an SE of 0.0020 pp; 1.4-2.1 x 10^9 rounds each): (decks,
+# boxes) -> (effect, the SD a round of the boxes' mean result, the SE x sqrt(rounds)). With 1
+# and 2 decks it does not move one way with the boxes (the rounds a shoe holds change by whole
+# rounds), and with 1 deck and 4-7 boxes, or 2 decks and 6-7, the shoe runs out mid-round in up
+# to 30% of shuffles (the discards shuffled and dealt on): part of the game measured.
 CUT_CARD_BOXES = {
+    (1, 2): (0.000936, 0.935), (1, 3): (0.000197, 0.858), (1, 4): (0.000906, 0.817),
+    (1, 5): (0.000511, 0.790), (1, 6): (0.001200, 0.776), (1, 7): (0.000038, 0.761),
+    (2, 2): (0.000450, 0.935), (2, 3): (0.000599, 0.859), (2, 4): (0.000315, 0.817),
+    (2, 5): (0.000278, 0.792), (2, 6): (0.000799, 0.775), (2, 7): (0.000061, 0.761),
+    (4, 2): (0.000280, 0.931), (4, 3): (0.000218, 0.855), (4, 4): (0.000286, 0.815),
+    (4, 5): (0.000220, 0.789), (4, 6): (0.000273, 0.772), (4, 7): (0.000343, 0.759),
     (6, 2): (0.000168, 0.932), (6, 3): (0.000151, 0.856), (6, 4): (0.000151, 0.816),
     (6, 5): (0.000172, 0.790), (6, 6): (0.000171, 0.773), (6, 7): (0.000153, 0.760),
     (8, 2): (0.000141, 0.933), (8, 3): (0.000136, 0.857), (8, 4): (0.000140, 0.816),
@@ -365,7 +374,8 @@ def cut_card_words(decks: int, penetration: float | None = None, boxes: int = 1)
     if int(boxes) > 1 and (decks, int(boxes)) in CUT_CARD_BOXES:
         return (f"the cut-card effect (about +{100 * cut_card_effect(decks, boxes):.3f} pp, "
                 f"percentage points, on the house edge of a table of {boxes} boxes with {decks} "
-                f"decks, as bjsim measured it for basic strategy on every box at 75% "
+                f"{plural(decks, 'deck', 'decks')}, as bjsim measured it for basic strategy on "
+                f"every box at 75% "
                 f"penetration to an SE of about {100 * CUT_CARD_SE:.3f} pp; "
                 f"+{100 * cut_card_effect(decks):.3f} pp for one box)")
     if int(boxes) > 1:
@@ -396,12 +406,12 @@ def table_measured(decks: int | None, boxes: int) -> bool:
     return int(boxes) == 1 or (decks, int(boxes)) in CUT_CARD_BOXES
 
 
-# With several boxes the effect differs from one box's, and not in one direction (a review's
-# runs, basic strategy at 75%, in pp: 1 deck 3 boxes +0.025 and 5 boxes +0.045 against one
-# box's +0.122; 2 decks 3 boxes +0.070 against +0.067; `CUT_CARD_BOXES`: 6 decks +0.015 to
+# With several boxes the effect differs from one box's, and not in one direction (basic strategy
+# at 75%, in pp, `CUT_CARD_BOXES`: 1 deck +0.004 to +0.120 against one box's +0.122, 2 decks
+# +0.006 to +0.080 against +0.067, 4 decks +0.022 to +0.034 against +0.033, 6 decks +0.015 to
 # +0.017 against +0.021, 8 decks +0.011 to +0.014 against +0.017).
 BOXES_DIFFER = "with several boxes it differs, smaller or not"
-BOXES_MEASURED = "and for tables of 2-7 boxes with 6 and 8 decks only"
+BOXES_MEASURED = "and for tables of 2-7 boxes with 1, 2, 4, 6 and 8 decks only"
 
 
 HOW_TO_MEASURE = ("with a shuffle before every round (--set shuffle=every-round), as the exact "
