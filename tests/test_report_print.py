@@ -379,3 +379,13 @@ def test_a_printed_reader_can_read_the_rule_effects_names_and_each_tables_parts(
     assert render._breakable("3,50,100,500,5000") == "3,<wbr>50,<wbr>100,<wbr>500,<wbr>5000"
     for figure in ("100,000 rounds; 1,000,000", "1,000,000"):  # (not a figure's separators)
         assert render._breakable(figure) == figure
+
+
+def test_a_cell_with_no_figure_is_heard_as_none():
+    # An accessibility audit: 64 cells were a bare "-", which a screen reader at its usual
+    # punctuation level says nothing for; the dash is seen, "none" heard (not printed)
+    cell = render._cell("td", None, "pct3")
+    assert cell == f'<td class="n">{render.NONE}</td>'
+    assert render.NONE == '<span aria-hidden="true">-</span><span class="sr">none</span>'
+    assert ".sr { display: none; }" in render.CSS.split("@media print")[1]
+    assert render._cell("th", "x", "text") == '<th scope="row">x</th>'

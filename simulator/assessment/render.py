@@ -27,6 +27,8 @@ pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre; }
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywhere; }
+.sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+      white-space: nowrap; }
 @media (max-width: 40em) { nav ol { columns: 1; } }
 .wide { overflow-x: auto; } code .w { white-space: nowrap; }
 #t-manifest tbody th { width: 40%; }
@@ -41,7 +43,7 @@ nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywher
                table { font-size: 8.5pt; } table.many { font-size: 8pt; }
                th, td { padding: .15em .2em; } thead th.n { width: 1px; }
                caption small { font-size: 1em; font-weight: normal; }
-               figcaption { font-size: 9pt; } .wide { overflow: visible; } }
+               figcaption { font-size: 9pt; } .wide { overflow: visible; } .sr { display: none; } }
 """
 
 # The printed report's margins (report.pdf): its title, the date it was printed, page x of y.
@@ -151,9 +153,16 @@ def _cell(tag: str, value, kind: str) -> str:
     (``th``) marked as the header of its row."""
     e = html.escape
     scope = ' scope="row"' if tag == "th" else ""
+    text = fmt(value, kind)
+    if text == "-":  # (a screen reader at its usual punctuation says nothing for a dash)
+        return f'<{tag}{scope}{NUM if _is_num(kind) else ""}>{NONE}</{tag}>'
     if _is_num(kind):
-        return f'<{tag}{scope} class="n">{e(fmt(value, kind))}</{tag}>'
-    return f"<{tag}{scope}>{_breakable(e(_indented(fmt(value, kind))))}</{tag}>"
+        return f'<{tag}{scope} class="n">{e(text)}</{tag}>'
+    return f"<{tag}{scope}>{_breakable(e(_indented(text)))}</{tag}>"
+
+
+# A cell with no figure: a dash seen, "none" heard (the text under the table says why)
+NONE = '<span aria-hidden="true">-</span><span class="sr">none</span>'
 
 
 def _breakable(text: str) -> str:
