@@ -256,7 +256,7 @@ def test_the_summary_and_the_wagers_table_give_one_z_of_the_house_edge(built):
     said = re.search(r"simulated [^;]*?; exact for a full shoe every round, [^;]*?; "
                      r"z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
     row = next(ln for ln in md.splitlines() if ln.startswith("| Main game and insurance |"))
-    head = next(ln for ln in md.splitlines() if ln.startswith("| wager | per | strategy |"))
+    head = next(ln for ln in md.splitlines() if ln.startswith("| wager | figures per | strategy |"))
     cells = dict(zip(head.split("|"), row.split("|"), strict=True))
     assert cells[" z (of the house edge) ~ "].strip() == said == fmt(tot["z"], "z")
     # of the house edge: + where the simulated house edge (minus the return) is above the exact

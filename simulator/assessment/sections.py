@@ -704,7 +704,8 @@ def rules(data: dict) -> Section:
 
 
 def wagers(data: dict) -> Section:
-    cols = [("wager", "wager", "text"), ("per", "per", "text"), ("strategy", "strategy", "text"),
+    cols = [("wager", "wager", "text"), ("per", "figures per", "text"),
+            ("strategy", "strategy", "text"),
             ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
             ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
             ("ci95_high", "95% CI high", "spct"),
@@ -834,8 +835,8 @@ def pay_table(data: dict) -> Section | None:
     if not rows:
         return None
     cols = [("line", "line", "text"), ("cards", "cards", "text"),
-            ("combinations", "combinations", "int"), ("of", "of", "int"),
-            ("probability", "probability", "prob"), ("one_in", "1 in", "odds"),
+            ("combinations", "combinations", "int"), ("of", "of all combinations", "int"),
+            ("probability", "probability", "prob"), ("one_in", "1 bet in", "odds"),
             ("pays", "pays", "int"),
             ("contribution", "contribution to the player's return", "spct"),
             ("count", "simulated count", "int"),
@@ -889,7 +890,7 @@ def frequencies(data: dict) -> Section:
     n = max(m["rounds"], 1)
     dist = Table("distribution", "The player's net result per round (main game + insurance)", [
         ("value", "player's net result, initial wagers", "num1"), ("count", "rounds", "int"),
-        ("probability", "probability", "prob"), ("one_in", "1 in", "odds")],
+        ("probability", "probability", "prob"), ("one_in", "1 round in", "odds")],
         [[v, c, c / n, _one_in(c / n)] for v, c in zip(m["values"], m["counts"], strict=True)])
     blocks = [
         "Counts from the simulation; rates in % with their binomial standard errors (SE). "
