@@ -990,6 +990,7 @@ def test_the_section_gives_the_counters_own_super_sevens_return_as_bjsim_count_d
     assert all(w.startswith("strategies/plans/sevens-super-sevens.toml: ") for w in said)
     data["counting"]["warnings"] = said
     md = render.to_markdown("t", [sections.counting(data)])
+    assert "SCORE (10^6 (m / s)^2," in md and "N0 ((s / m)^2:" in md  # (spelt out)
     assert all(f"Warning (as bjsim count gives it): {w}." in md for w in said)
     ss = data["counting"]["figures"]["super_sevens"]
     assert ss["counter_bets"] > 0

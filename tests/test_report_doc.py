@@ -3442,3 +3442,5 @@ def test_each_row_and_column_header_names_its_cells_alone(built):
         rows = list(csv.DictReader(f))
     assert [int(r["rounds_played"]) for r in rows] == data["running"]["rounds"]
     assert "csv/running_house_edge.csv" in page and 'id="t-running_house_edge"' not in page
+    # (and the abbreviations of its tables' heads spelt out where first used)
+    assert "confidence interval (CI)" in page and "SD (standard deviation) per bet" in page

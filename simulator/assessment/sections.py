@@ -725,8 +725,9 @@ def wagers(data: dict) -> Section:
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
-        "confidence interval, and z of the house edge (exact return - simulated return) / SE, "
-        "+ where the simulated house edge is higher. SD per bet is per initial wager "
+        "confidence interval (CI), and z of the house edge (exact return - simulated return) / "
+        "SE, + where the simulated house edge is higher. SD (standard deviation) per bet is per "
+        "initial wager "
         f"(main game) or per unit staked (insurance{', Super Sevens' if ss else ''}); SD per "
         "round sums every box of a round. SD per bet (exact): bjsim exact's, from a full shoe "
         "every round: for the main game with insurance its SD per initial wager (split "
@@ -1541,6 +1542,10 @@ def counting(data: dict) -> Section | None:
            f"{f['insurance_per_initial_bet_interval_note']}." if f.get("insures") is not False
            and f.get("insurance_per_initial_bet_interval_note") else "")
         + "".join(" " + x for x in [whole_se_line(f)] if x)
+        + " SCORE (10^6 (m / s)^2, m and s the mean and SD of a round's net: the win per 100 "
+        "rounds of the plan's bets scaled to a 10,000-unit bankroll as Kelly betting scales "
+        "them) and N0 ((s / m)^2: the rounds until the expected win is one SD of the result) "
+        "are as bjsim count gives them (docs/counting.md)."
         + " The SE of the win per 100 rounds is from the mean's; "
         + _and(["SCORE", "N0"] + (["the risk of ruin"] if ruin_given else []))
         + (" have" if not f["per_round_played"].get("interval_note") else " would have")
