@@ -389,3 +389,15 @@ def test_a_cell_with_no_figure_is_heard_as_none():
     assert render.NONE == '<span aria-hidden="true">-</span><span class="sr">none</span>'
     assert ".sr { display: none; }" in render.CSS.split("@media print")[1]
     assert render._cell("th", "x", "text") == '<th scope="row">x</th>'
+
+
+def test_the_cut_card_mark_is_heard_as_words():
+    # An accessibility audit: the footnote mark "~" (a z holding the cut-card effect), in a
+    # column head and at the start of its note, was silent in a screen reader
+    t = sections.Table("wagers", "Wagers", [("a", "wager", "text"), ("z", "z ~", "z")],
+                       [["main", 1.5]])
+    page = render.to_html("Title", [sections.Section("s", "S", ["~ z tests the simulation.", t])])
+    assert ('z <span aria-hidden="true">~</span><span class="sr">(see the note on the marked z '
+            'below the table)</span></th>') in page
+    assert ('<p><span aria-hidden="true">~</span><span class="sr">Note on the marked z:</span> '
+            "z tests the simulation.</p>") in page

@@ -7,6 +7,7 @@ import html
 import re
 
 from simulator.assessment.sections import Chart, Code, Section, Table, fmt, home_shown
+from simulator.exact.compare import CUT_CARD_MARK
 
 FONT = '-apple-system, "Segoe UI", Helvetica, Arial, sans-serif'  # (the page foot's too)
 # Printed (report.pdf, A4): body 10 pt, tables 8.5 pt (8 pt from `MANY_COLUMNS` columns: a
@@ -123,7 +124,7 @@ def _html_table(t: Table, printing: bool = False) -> str:
     parts = t.parts() if printing else [t.shown()]
     heads = set(t.row_keys) or {parts[0][0][0][0]}  # (the columns naming a row)
     for n, (columns, rows) in enumerate(parts, 1):
-        head = "".join(f'<th scope="col"{NUM if _is_num(k) else ""}>{e(label)}</th>'
+        head = "".join(f'<th scope="col"{NUM if _is_num(k) else ""}>{_marked(e(label))}</th>'
                        for _, label, k in columns)
         body = []
         for row in rows:  # (the cells naming the row: its headers, for a screen reader)
@@ -136,6 +137,15 @@ def _html_table(t: Table, printing: bool = False) -> str:
                       f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
                       "</table>")
     return f'<div class="wide">{"".join(tables)}</div>'
+
+
+def _marked(label: str) -> str:
+    """A column head marked `CUT_CARD_MARK` (a z holding the cut-card effect): the mark seen,
+    and heard as words (a screen reader at its usual punctuation passes over a tilde)."""
+    if not label.endswith(f" {CUT_CARD_MARK}"):
+        return label
+    return (label[: -len(CUT_CARD_MARK)] + f'<span aria-hidden="true">{CUT_CARD_MARK}</span>'
+            '<span class="sr">(see the note on the marked z below the table)</span>')
 
 
 def _part(n: int, parts: list) -> str:
@@ -245,7 +255,11 @@ def _html_block(b, printing: bool = False) -> str:
             return f'<p class="missing">Chart not drawn ({e(b.caption)}): {e(b.missing or "")}</p>'
         return (f'<figure><img src="{e(b.file)}" width="{b.width}" height="{b.height}" '
                 f'alt="{e(_alt(b))}"><figcaption>{e(b.caption)}</figcaption></figure>')
-    return f"<p>{e(str(b))}</p>"
+    text = e(str(b))
+    if text.startswith(f"{CUT_CARD_MARK} "):  # (a screen reader passes over "~" in silence)
+        text = (f'<span aria-hidden="true">{CUT_CARD_MARK}</span><span class="sr">Note on '
+                f"the marked z:</span>{text[len(CUT_CARD_MARK):]}")
+    return f"<p>{text}</p>"
 
 
 def to_html(title: str, sections: list[Section], printed: str | None = None,
