@@ -201,6 +201,8 @@ def test_the_page_reads_for_a_screen_reader_and_a_narrow_screen():
     # px), no main landmark, the sections unnamed regions, the contents an unnamed navigation
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
     assert "<body><main>" in page and "</main></body>" in page
+    # (a wide table's caption, which scrolled away with it at 320 px, stays in view)
+    assert ".wide caption { position: sticky; left: 0; max-width: calc(100vw - 4em); }" in page
     assert '<nav aria-label="Contents">' in page
     assert '<section id="s" aria-labelledby="h-s"><h2 id="h-s">S</h2>' in page
 
