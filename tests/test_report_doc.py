@@ -3444,3 +3444,14 @@ def test_each_row_and_column_header_names_its_cells_alone(built):
     assert "csv/running_house_edge.csv" in page and 'id="t-running_house_edge"' not in page
     # (and the abbreviations of its tables' heads spelt out where first used)
     assert "confidence interval (CI)" in page and "SD (standard deviation) per bet" in page
+
+
+def test_the_manifest_writes_rounds_as_the_body_does_and_the_csv_raw(built):
+    # A printed-report reader's review: the manifest showed 200000 where the body shows 200,000
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    assert f"| rounds played | {data['manifest']['rounds_played']:,} |" in md
+    assert f"| seed | {data['manifest']['seed']} |" in md
+    with open(out / "csv" / "manifest.csv") as f:
+        rows = {r["item"]: r["value"] for r in csv.DictReader(f)}
+    assert rows["rounds played"] == str(data["manifest"]["rounds_played"])

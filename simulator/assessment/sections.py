@@ -145,7 +145,8 @@ class Withheld:
     """A figure whose interval is withheld: the CSV keeps its raw value (its note in a column
     of its own), HTML and Markdown show ``-``, so that no bare number is left to quote without
     the caveat; or (``value`` None) a figure that does not apply, shown as ``shown`` (``n/a``)
-    and empty in the CSV."""
+    and empty in the CSV; or a figure shown otherwise than raw (the manifest's rounds,
+    ``200,000``), raw in the CSV."""
 
     value: float | None
     shown: str = "-"
@@ -2043,6 +2044,8 @@ def manifest(data: dict) -> Section:
                if m.get("count_bankroll") is not None else []),
              ["platform", f"{m['platform']} ({m['machine']})"],
              ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
+    rows = [[k, Withheld(v, f"{v:,}") if type(v) is int and k != "seed" else v]  # (as the
+            for k, v in rows]  # body writes rounds, 200,000, the CSV raw; a seed as typed)
     t = Table("manifest", "Reproducibility manifest", [("item", "item", "text"),
                                                       ("value", "value", "text")], rows)
     c = m["commands"]
