@@ -1076,14 +1076,20 @@ def shown_rule_file(path) -> str:
     """How outputs name the rule file ``path`` (None: the default), or any shipped file (a
     variant, a counting plan): a shipped one relative to bjsim's folder, ``configs/...`` or
     ``strategies/...``, the name that finds it from any folder (``shipped_rule_file``); any
-    other as given."""
+    other as given, but with ``./`` before a relative path that reads as a shipped file's name
+    (a user's own ``configs/nz1994.toml``, not bjsim's, in another folder)."""
     if path is None:
         path = DEFAULT_RULES_PATH
+    home = DEFAULT_RULES_PATH.parent.parent
     try:
-        rel = Path(path).resolve().relative_to(DEFAULT_RULES_PATH.parent.parent)
+        rel = Path(path).resolve().relative_to(home)
     except (ValueError, OSError):
-        return str(path)
-    return rel.as_posix() if rel.parts[:1] in (("configs",), ("strategies",)) else str(path)
+        rel = None
+    if rel is not None and rel.parts[:1] in (("configs",), ("strategies",)):
+        return rel.as_posix()
+    given = str(path)
+    shipped = Path(given).parts[:1] in (("configs",), ("strategies",)) and (home / given).is_file()
+    return f"./{given}" if shipped and not Path(given).is_absolute() else given
 
 
 def load_rules(path=None) -> Rules:

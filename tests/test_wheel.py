@@ -80,3 +80,18 @@ def test_an_installed_copy_keeps_its_compiled_code_in_the_users_cache(monkeypatc
     monkeypatch.setattr(jit, "_INSTALLED", True)
     assert jit._EngineInTreeCache.from_function(*args) is None
     assert jit._EngineUserWideCache.from_function(*args) is not None  # (numba's user folder)
+
+
+def test_a_users_file_named_as_a_shipped_one_is_told_apart(tmp_path, monkeypatch):
+    # A packager's review: in another folder, a user's own configs/nz1994.toml (8 decks) and
+    # bjsim's were both named "configs/nz1994.toml" in every output
+    from simulator.rules import shown_rule_file
+
+    (tmp_path / "configs").mkdir()
+    mine = (ROOT / "configs" / "nz1994.toml").read_text().replace("decks = 6", "decks = 8")
+    (tmp_path / "configs" / "nz1994.toml").write_text(mine)
+    monkeypatch.chdir(tmp_path)
+    assert shown_rule_file("configs/nz1994.toml") == "./configs/nz1994.toml"
+    assert shown_rule_file(None) == "configs/nz1994.toml"
+    assert shown_rule_file(str(ROOT / "configs" / "nz1994.toml")) == "configs/nz1994.toml"
+    assert shown_rule_file("configs/mine.toml") == "configs/mine.toml"  # (no shipped one)
