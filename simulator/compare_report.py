@@ -385,7 +385,7 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
             f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
             + ("in the cut-card effect, which bjsim measured for one box, and for tables of 2-7 "
-               "boxes with 1, 2, 4, 6 and 8 decks only, not for these games' boxes: the shift "
+               "boxes with 4, 6 and 8 decks only, not for these games' boxes: the shift "
                "is not sized here" if several else
                f"in the cut-card effect (an effect of about {_effects(played)} on the house edge "
                f"in all): a shift of about {100 * shift:.4f} pp"

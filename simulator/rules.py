@@ -1089,7 +1089,8 @@ def shown_rule_file(path) -> str:
         return rel.as_posix()
     given = str(path)
     shipped = Path(given).parts[:1] in (("configs",), ("strategies",)) and (home / given).is_file()
-    return f"./{given}" if shipped and not Path(given).is_absolute() else given
+    mine = shipped and not Path(given).is_absolute() and Path(given).is_file()  # (else: bjsim's
+    return f"./{given}" if mine else given  # is read, shipped_rule_file, named as above)
 
 
 def load_rules(path=None) -> Rules:

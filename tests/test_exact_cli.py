@@ -421,7 +421,7 @@ def test_simulate_exact_with_several_boxes_says_the_cut_card_effect_is_not_measu
     # +0.045 with 5, against one box's +0.122): bjsim sized z's shift, and withheld z, by one
     # box's effect for any table, so 10 million rounds of a 1-deck 3-box table gave no z,
     # "where the cut-card effect would move z by 2 or more". Measured since for one box, and for
-    # 2-7 boxes with 1, 2, 4, 6 and 8 decks: elsewhere (3, 5, 7 decks) z is given with the
+    # 2-7 boxes with 4, 6 and 8 decks: elsewhere (1, 2, 3, 5, 7 decks) z is given with the
     # caveat that it is not.
     from simulator.exact import compare
 
@@ -429,13 +429,15 @@ def test_simulate_exact_with_several_boxes_says_the_cut_card_effect_is_not_measu
     z, note, caveat = compare.cut_card_z(three, 3.0, 0.000271)
     assert (z, note, caveat) == (3.0, None, compare.unmeasured_caveat(three))
     assert ("which bjsim has not measured for a table of 3 boxes with 3 decks (it measured it "
-            "for one box: about +0.067 pp with 3 decks, and for tables of 2-7 boxes with 1, 2, 4, "
-            "6 and 8 decks only; with several boxes it differs, smaller or not)" in caveat), caveat
+            "for one box: about +0.067 pp with 3 decks (the larger of its measurements at 2 and "
+            "4 decks), and for tables of 2-7 boxes with 4, 6 and 8 decks only; with several boxes "
+            "it differs, smaller or not)" in caveat), caveat  # (3 decks: not measured, a review)
     assert compare.cut_card_z(Rules(decks=1), 3.0, 0.000271)[0] is None  # one box: withheld
     assert not compare.effect_measured(0.75, 3) and compare.effect_measured(0.75, 1)
     assert not compare.effect_measured(0.75, 3, 5) and compare.effect_measured(0.75, 3, 4)
     assert "not measured: bjsim measured it for one box" in compare.cut_card_words(3, 0.75, 3)
-    assert "a table of 3 boxes with 1 deck, as bjsim" in compare.cut_card_words(1, 0.75, 3)
+    assert "not measured: bjsim measured it for one box" in compare.cut_card_words(1, 0.75, 3)
+    assert "a table of 3 boxes with 4 decks, as bjsim" in compare.cut_card_words(4, 0.75, 3)
     doc = json.loads(run("simulate", "--boxes", "3", "--set", "decks=5", "--rounds", "200k",
                          "--seed", "7", "-q", "--exact", "-f", "json").stdout)["results"]
     assert doc["exact"]["house_edge"]["z_caveat"] == compare.unmeasured_caveat(
@@ -444,7 +446,7 @@ def test_simulate_exact_with_several_boxes_says_the_cut_card_effect_is_not_measu
         "exact", "--boxes", "3", "--set", "decks=5", "-f", "json").stdout)["exact"]["basis"]
 
 
-@pytest.mark.parametrize("decks", [1, 2, 4, 6, 8])
+@pytest.mark.parametrize("decks", [4, 6, 8])
 def test_the_cut_card_effect_of_several_boxes_is_given_where_measured(decks):
     # measured for 2-7 boxes with 6 and 8 decks (exact.compare.CUT_CARD_BOXES): there z is sized
     # and withheld by the table's own effect, and the exact figures' basis gives it

@@ -95,3 +95,5 @@ def test_a_users_file_named_as_a_shipped_one_is_told_apart(tmp_path, monkeypatch
     assert shown_rule_file(None) == "configs/nz1994.toml"
     assert shown_rule_file(str(ROOT / "configs" / "nz1994.toml")) == "configs/nz1994.toml"
     assert shown_rule_file("configs/mine.toml") == "configs/mine.toml"  # (no shipped one)
+    monkeypatch.chdir(tmp_path / "configs")  # (none of the user's here: bjsim's is read)
+    assert shown_rule_file("configs/nz1994.toml") == "configs/nz1994.toml"

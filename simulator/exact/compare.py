@@ -324,25 +324,22 @@ def theory(rules, strategies) -> dict:
 # holds it.
 CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00067, 4: 0.00033, 6: 0.00021, 8: 0.00017}
 # The same for a table of several boxes, basic strategy on every box, the effect per box: 6 and
-# 8 decks (the decks rule 14 was played with; session 51), 1, 2 and 4 (session 52), `bjsim
-# simulate --set decks=D --boxes B --seed 4545 --chunk-rounds 10M --precision 0.00004
-# --max-rounds 4e9 --exact -f json` (an SE of 0.0020 pp; 1.4-2.1 x 10^9 rounds each): (decks,
-# boxes) -> (effect, the SD a round of the boxes' mean result, the SE x sqrt(rounds)). With 1
-# and 2 decks it does not move one way with the boxes (the rounds a shoe holds change by whole
-# rounds), and with 1 deck and 4-7 boxes, or 2 decks and 6-7, the shoe runs out mid-round in up
-# to 30% of shuffles (the discards shuffled and dealt on): part of the game measured.
+# 8 decks (the decks rule 14 was played with; session 51) and 4 (session 52), `bjsim simulate
+# --set decks=D --boxes B --seed 4545 --chunk-rounds 10M --precision 0.00004 --max-rounds 4e9
+# --exact -f json` (an SE of 0.0020 pp; 1.4-2.1 x 10^9 rounds each): (decks, boxes) ->
+# (effect, the SD a round of the boxes' mean result, the SE x sqrt(rounds)). With 1 and 2
+# decks it was measured too and is not used (README "Exact analysis"): there it turns on how
+# many rounds the cut card leaves a shoe, whole rounds of the table's cards a round, so on the
+# strategy and rules as much as on the boxes (2 decks, 7 boxes: +0.006 pp for basic strategy,
+# about +0.15 for never-bust; 6 boxes +0.080).
 CUT_CARD_BOXES = {
-    (1, 2): (0.000936, 0.935), (1, 3): (0.000197, 0.858), (1, 4): (0.000906, 0.817),
-    (1, 5): (0.000511, 0.790), (1, 6): (0.001200, 0.776), (1, 7): (0.000038, 0.761),
-    (2, 2): (0.000450, 0.935), (2, 3): (0.000599, 0.859), (2, 4): (0.000315, 0.817),
-    (2, 5): (0.000278, 0.792), (2, 6): (0.000799, 0.775), (2, 7): (0.000061, 0.761),
     (4, 2): (0.000280, 0.931), (4, 3): (0.000218, 0.855), (4, 4): (0.000286, 0.815),
     (4, 5): (0.000220, 0.789), (4, 6): (0.000273, 0.772), (4, 7): (0.000343, 0.759),
     (6, 2): (0.000168, 0.932), (6, 3): (0.000151, 0.856), (6, 4): (0.000151, 0.816),
     (6, 5): (0.000172, 0.790), (6, 6): (0.000171, 0.773), (6, 7): (0.000153, 0.760),
     (8, 2): (0.000141, 0.933), (8, 3): (0.000136, 0.857), (8, 4): (0.000140, 0.816),
     (8, 5): (0.000115, 0.791), (8, 6): (0.000114, 0.773), (8, 7): (0.000107, 0.761)}
-CUT_CARD_SE = 0.00002  # about the SE of each measurement, rounded up
+CUT_CARD_SE = 0.00002  # about the SE of each measurement (0.0000204)
 MEASURED_PENETRATION = 0.75  # the penetration of every figure of CUT_CARD_MEASURED
 CUT_CARD_MARK = "~"
 SD_ROUND = 1.15  # about the SD of one box's result a round (NZ game: 1.15 to 1.17)
@@ -380,8 +377,8 @@ def cut_card_words(decks: int, penetration: float | None = None, boxes: int = 1)
                 f"+{100 * cut_card_effect(decks):.3f} pp for one box)")
     if int(boxes) > 1:
         return (f"the cut-card effect (its size with {boxes} boxes is not measured: bjsim "
-                f"measured it for one box, about +{100 * cut_card_effect(decks):.3f} pp with "
-                f"{decks} {plural(decks, 'deck', 'decks')} at 75% penetration, {BOXES_MEASURED};"
+                f"measured it for one box, {_one_box(decks)} at 75% penetration, "
+                f"{BOXES_MEASURED};"
                 f" {BOXES_DIFFER})")
     d = sorted(CUT_CARD_MEASURED)
     how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
@@ -391,6 +388,16 @@ def cut_card_words(decks: int, penetration: float | None = None, boxes: int = 1)
             f"points, on the house edge with {decks} {plural(decks, 'deck', 'decks')}, {how} "
             f"for basic strategy at 75% penetration to an SE of about {100 * CUT_CARD_SE:.3f} pp"
             f"{'; +0.122 pp with 1 deck' if decks > 2 else ''})")
+
+
+def _one_box(decks: int) -> str:
+    """One box's effect with ``decks`` decks in words, saying where it is not measured at that
+    many but taken from its neighbours (`cut_card_effect`)."""
+    d = sorted(CUT_CARD_MEASURED)
+    return (f"about +{100 * cut_card_effect(decks):.3f} pp with {decks} "
+            f"{plural(decks, 'deck', 'decks')}" + ("" if decks in CUT_CARD_MEASURED else
+            f" (the larger of its measurements at {max(x for x in d if x < decks)} and "
+            f"{min(x for x in d if x > decks)} decks)"))
 
 
 def effect_measured(penetration: float, boxes: int = 1, decks: int | None = None) -> bool:
@@ -407,11 +414,11 @@ def table_measured(decks: int | None, boxes: int) -> bool:
 
 
 # With several boxes the effect differs from one box's, and not in one direction (basic strategy
-# at 75%, in pp, `CUT_CARD_BOXES`: 1 deck +0.004 to +0.120 against one box's +0.122, 2 decks
-# +0.006 to +0.080 against +0.067, 4 decks +0.022 to +0.034 against +0.033, 6 decks +0.015 to
-# +0.017 against +0.021, 8 decks +0.011 to +0.014 against +0.017).
+# at 75%, in pp: 1 deck +0.004 to +0.120 against one box's +0.122, 2 decks +0.006 to +0.080
+# against +0.067, not kept, above; `CUT_CARD_BOXES`: 4 decks +0.022 to +0.034 against +0.033,
+# 6 decks +0.015 to +0.017 against +0.021, 8 decks +0.011 to +0.014 against +0.017).
 BOXES_DIFFER = "with several boxes it differs, smaller or not"
-BOXES_MEASURED = "and for tables of 2-7 boxes with 1, 2, 4, 6 and 8 decks only"
+BOXES_MEASURED = "and for tables of 2-7 boxes with 4, 6 and 8 decks only"
 
 
 HOW_TO_MEASURE = ("with a shuffle before every round (--set shuffle=every-round), as the exact "
@@ -443,9 +450,7 @@ def unmeasured_caveat(rules, wager: str | None = None, plain: bool = False,
                   if not effect_measured(rules.penetration) else
                   f"the cut-card effect, which bjsim has not measured for a table of {n} boxes "
                   f"with {rules.decks} {plural(rules.decks, 'deck', 'decks')} (it measured it "
-                  f"for one box: about +{100 * cut_card_effect(rules.decks):.3f} pp with "
-                  f"{rules.decks} {plural(rules.decks, 'deck', 'decks')}, {BOXES_MEASURED}; "
-                  f"{BOXES_DIFFER})")
+                  f"for one box: {_one_box(rules.decks)}, {BOXES_MEASURED}; {BOXES_DIFFER})")
     return (f"{what} tests the simulation, dealt to a cut card, against the exact value for a "
             f"full shoe every round, so it includes {unmeasured}: how far it moves z is not "
             f"known here, and the more rounds, the more it moves z "
