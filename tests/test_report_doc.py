@@ -3132,18 +3132,19 @@ def _headline(z: float, diff: float, se: float = 0.000357) -> dict:
 def test_a_large_z_says_how_much_of_it_the_cut_card_effect_is():
     # "z = +2.75" against the exact 0.5191% was explained only by "it includes the cut-card
     # effect": the summary says how much of the difference that is and what z remains.
-    from simulator.exact.compare import cut_card_effect, cut_card_words
+    from simulator.exact.compare import CUT_CARD_SE, cut_card_effect, cut_card_words
 
     rules = [{"key": "decks", "value": "6"}, {"key": "penetration", "value": "0.75"}]
     diff = 0.000982
     text = sections._z_less_cut_card(_headline(diff / 0.000357, diff), rules)
     rest = diff - cut_card_effect(6)
-    z = rest / 0.000357
+    z = rest / (0.000357**2 + CUT_CARD_SE**2) ** 0.5  # (the effect's own SE too: a statistician)
     chance = 2 * (1 - __import__("statistics").NormalDist().cdf(z))
     assert text == (f" The simulated house edge differs from the exact one by +{100 * diff:.4f} "
                     f"pp; {cut_card_words(6)} accounts for about "
                     f"+{100 * cut_card_effect(6):.3f} pp of it, and the "
-                    f"rest, +{100 * rest:.4f} pp, is a z of +{z:.2f}: chance alone gives one "
+                    f"rest, +{100 * rest:.4f} pp, is a z of +{z:.2f} (by the run's SE and the "
+                    "effect's): chance alone gives one "
                     f"that far from 0 in about one run in {1 / chance:,.0f}, with nothing wrong.")
     # a small z, a shuffle every round (no caveat), and a z far beyond the effect
     assert sections._z_less_cut_card(_headline(1.2, 0.0004), rules) == ""

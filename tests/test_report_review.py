@@ -141,6 +141,11 @@ def test_the_volatility_notes_cut_card_effect_has_the_places_of_the_summary_and_
     text = sections._edge_source_text(data)
     assert "for one box, as bjsim measured it; not measured for 3 boxes" in text
     assert "runs higher" not in text and "less closely than one box's effect" in text
+    # at another penetration the size is said to be 75%'s, not this game's (a statistician)
+    rules += [{"key": "penetration", "value": 0.9}]
+    rules[0]["value"], rules[2]["value"] = 6, 1
+    text = sections._edge_source_text(data)
+    assert "(not measured at 90% penetration; at 75%, about +0.021 pp with 6 decks)" in text
 
 
 # 7. A tiny run's volatility used insurance's SD from 6 bets; a count of 0 showed an SE of 0.

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ from simulator.counting_report import (
 )
 from simulator.exact.compare import (
     CUT_CARD_MARK,
+    CUT_CARD_SE,
+    MEASURED_PENETRATION,
     cut_card_effect,
     cut_card_words,
     effect_measured,
@@ -522,11 +525,12 @@ def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
                 "accounts for is not known here (a shuffle before every round, as the exact "
                 "value is dealt, has no cut-card effect).")
     effect = cut_card_effect(decks, boxes)
-    left = (diff - effect) / w["se"]
+    left = (diff - effect) / math.hypot(w["se"], CUT_CARD_SE)  # (the effect's own SE too)
     chance = 2 * (1 - NormalDist().cdf(abs(left)))
     return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}; "
             f"{cut_card_words(decks, boxes=boxes)} accounts for about {fmt(effect, 'spp3')} of it"
-            + f", and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
+            + f", and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')} (by "
+            "the run's SE and the effect's): "
             + ("chance alone gives one that far from 0 in about one run in "
                f"{1 / chance:,.0f}, with nothing wrong" if chance > 0.001 else
                "chance alone gives one that far from 0 in fewer than one run in 1,000: "
@@ -1087,6 +1091,10 @@ def _edge_source_text(data: dict) -> str:
         "deck" if decks == 1 else "decks") + (
         "" if boxes == 1 else f" for a table of {boxes} boxes, as bjsim measured it" if measured
         else f" for one box, as bjsim measured it; not measured for {boxes} boxes")
+    pen = _rule(data, "penetration")
+    if pen is not None and not effect_measured(float(pen)):  # (a statistician's review)
+        size = (f"not measured at {100 * float(pen):g}% penetration; at "
+                f"{100 * MEASURED_PENETRATION:g}%, {size}")
     said = " House edge, and the expected casino win (N x house edge): "
     if main["edge_source"] == "simulated":
         return (f"{said}for the main game the simulated one, of the game as dealt to the cut "
