@@ -724,7 +724,8 @@ def _exact_of(entry: dict, plan: Plan, say=None) -> dict:
     th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
     cmp = compare.compare_with_simulation(  # (its z's cut-card caveat: of the table's boxes)
         {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {},
-         "total": entry["house_edge"]}, one, [strategy], th, plan.rules.boxes)
+         "total": entry["house_edge"]}, one, [strategy], th, plan.rules.boxes,
+        len(entry["box_numbers"]))  # (its illustration by its own boxes' SD)
     cmp.pop("exact_note")  # (named as in results.by_strategy, to join them; label: the table's)
     return {"strategy": entry["strategy"], "box_numbers": entry["box_numbers"],
             "label": report.strategy_label(entry)} | cmp

@@ -473,19 +473,23 @@ def basis(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
             "out")
 
 
-def cut_card_caveat(rules, plain: bool = False, boxes: int | None = None) -> str:
+def cut_card_caveat(rules, plain: bool = False, boxes: int | None = None,
+                    own: int | None = None) -> str:
     """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``), for a
     table (``boxes``, default the rules') at the penetration and of the boxes and decks the
     effect was measured for (`effect_measured`); elsewhere `unmeasured_caveat` (``plain``: its
-    words for the report): no figure sizes it."""
+    words for the report): no figure sizes it. ``own``: the boxes whose mean the z is of (one
+    strategy's of a mixed table; default every box): its rounds' SD sizes the illustration."""
     n = int(rules.boxes if boxes is None else boxes)
     if not effect_measured(rules.penetration, n, rules.decks):
         return unmeasured_caveat(rules, plain=plain, boxes=n)
     e = cut_card_effect(rules.decks, n)
-    sd = SD_ROUND if n == 1 else CUT_CARD_BOXES[rules.decks, n][1]  # of the boxes' mean
-    at = [e / (sd / math.sqrt(k)) for k in (1e7, 1e8)]
+    k = n if own is None else int(own)
+    sd = SD_ROUND if k == 1 else CUT_CARD_BOXES[rules.decks, k][1]  # of those boxes' mean
+    at = [e / (sd / math.sqrt(r)) for r in (1e7, 1e8)]
     large = (2 * sd / e) ** 2  # the rounds from which the effect alone moves z by 2
-    table = "one box" if n == 1 else f"{n} boxes"
+    table = ("one box" if n == 1 else f"{n} boxes" if k == n else
+             f"its {'box' if k == 1 else f'{k} boxes'} of the table's {n}")
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks, boxes=n)}, which "
             f"moves z's centre by about {100 * e:.3f} pp / SE (+{at[0]:.1f} at 10 million rounds "
@@ -508,7 +512,8 @@ def _rounds_words(n: float) -> str:
 
 
 def cut_card_z(rules, z, se, wager: str | None = None, plain: bool = False,
-               boxes: int | None = None) -> tuple[float | None, str | None, str | None]:
+               boxes: int | None = None,
+               own: int | None = None) -> tuple[float | None, str | None, str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
     a cut card, for a table of one box (``boxes``: the table's, default the rules'), the z
@@ -519,7 +524,7 @@ def cut_card_z(rules, z, se, wager: str | None = None, plain: bool = False,
     whose cut-card effect is not measured: its z with `unmeasured_caveat`, never withheld;
     likewise the main game's at a penetration, or on a table of several boxes, where the
     effect is not measured (`effect_measured`); ``plain``: its caveat in words, no options,
-    for the report."""
+    for the report; ``own``: `cut_card_caveat`'s."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
     boxes = int(rules.boxes if boxes is None else boxes)
@@ -533,10 +538,11 @@ def cut_card_z(rules, z, se, wager: str | None = None, plain: bool = False,
                       "effect plus any fault, so no z is given (with a shuffle before every "
                       "round, as the exact value is dealt, z tests only whether the simulation "
                       "agrees with the exact value)"), None
-    return z, None, cut_card_caveat(rules, plain, boxes)
+    return z, None, cut_card_caveat(rules, plain, boxes, own)
 
 
-def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=None) -> dict:
+def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=None,
+                            own=None) -> dict:
     """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}},
     each figure a house edge (the main game's, Super Sevens' and insurance's: minus their
     returns), so that every z is of a house edge, + where the simulated one is higher.
@@ -548,7 +554,7 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
     an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`: for the tables the
     effect was measured for, `effect_measured`); ``boxes``: the table's, where ``rules`` are one
-    box's (one strategy's boxes of a table, ``summary`` their figures). ``th``: `theory` of the
+    box's (one strategy's boxes of a table, ``summary`` their figures; ``own``: how many). ``th``: `theory` of the
     game, if known.
     """
     th = theory(rules, strategies) if th is None else th
@@ -570,7 +576,7 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
         if z_note is not None:
             z = None
         else:  # (the house edge's caveat for the table's boxes, as the report gives it)
-            z, z_note, caveat = cut_card_z(rules, z, se, WAGERS.get(key), boxes=boxes)
+            z, z_note, caveat = cut_card_z(rules, z, se, WAGERS.get(key), boxes=boxes, own=own)
         out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
                     "z_note": z_note, "z_caveat": caveat}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
