@@ -554,8 +554,8 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
     an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`: for the tables the
     effect was measured for, `effect_measured`); ``boxes``: the table's, where ``rules`` are one
-    box's (one strategy's boxes of a table, ``summary`` their figures; ``own``: how many). ``th``: `theory` of the
-    game, if known.
+    box's (one strategy's boxes of a table, ``summary`` their figures; ``own``: how many).
+    ``th``: `theory` of the game, if known.
     """
     th = theory(rules, strategies) if th is None else th
     out = {}
