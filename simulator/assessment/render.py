@@ -340,6 +340,6 @@ def to_markdown(title: str, sections: list[Section], head: str = "") -> str:
     out += [f"{i}. [{e(s.title)}](#{_slug(s.title)})" for i, s in enumerate(sections, 1)] + [""]
     for s in sections:
         out += [f"## {e(s.title)}", ""]
-        for b in s.blocks:
-            out += [_md_block(b), ""] if _md_block(b) else []  # (a chart's CSV alone: none)
+        for text in map(_md_block, s.blocks):
+            out += [text, ""] if text else []  # (a chart's CSV alone: none)
     return home_shown("\n".join(out))
