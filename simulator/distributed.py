@@ -35,6 +35,7 @@ from simulator.stops import DeferredStops
 
 INSTALL_HINT = "pip install 'bjsim[dask]'"
 CONNECT_TIMEOUT = "20s"
+START_TIMEOUT = 120.0  # seconds a local cluster has to start (two workers: about 3 s)
 
 
 class SchedulerError(ValueError):
@@ -168,35 +169,64 @@ def connect(scheduler: str, workers: int | None = None):
     """A ``(client, cluster)`` pair; ``cluster`` is the `LocalCluster` started for ``"local"``
     (None for an existing scheduler). The caller closes both."""
     require_dask()
-    from distributed import Client, LocalCluster
-
     address = check_address(scheduler)
     if address == "local":
         n = workers or os.cpu_count() or 1
         with stops.held() as noted:  # a stop while it starts: once it has, it is closed
-            cluster = None
-            try:
-                with _ctrl_c_ignored(), _dask_quiet():
-                    cluster = LocalCluster(
-                        n_workers=n, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.CRITICAL,
-                        # (no dashboard, but its HTTP server listens all the same: on a free
-                        # port, not on 8787 with a warning that it is taken)
-                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                    )
-                client = Client(cluster)
-            except BaseException:
-                if cluster is not None:
-                    with _dask_quiet():
-                        cluster.close()
-                raise
+            with _ctrl_c_ignored():
+                client, cluster = _start_local(n)
         if noted:
-            with _dask_quiet():
-                client.close()
-                cluster.close()
+            _close_pair(client, cluster)
             stops.deliver(noted)
         return client, cluster
     return _client(address), None
+
+
+def _start_local(n: int) -> tuple:
+    """``(client, cluster)`` of a `LocalCluster` of ``n`` worker processes, made on a thread of
+    its own and waited for `START_TIMEOUT` seconds at most; else `SchedulerError` (Dask's start
+    has no time limit of its own, and hung once in this project's tests). A pair made after the
+    wait is closed."""
+    from distributed import Client, LocalCluster
+
+    made: concurrent.futures.Future = concurrent.futures.Future()
+
+    def make():
+        cluster = None
+        try:
+            with _dask_quiet():
+                cluster = LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.CRITICAL,
+                    # (no dashboard, but its HTTP server listens all the same: on a free
+                    # port, not on 8787 with a warning that it is taken)
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                )
+            made.set_result((Client(cluster), cluster))
+        except BaseException as err:  # noqa: BLE001 - raised again in the caller's thread
+            if cluster is not None:
+                _close_pair(None, cluster)
+            made.set_exception(err)
+
+    threading.Thread(target=make, name="bjsim-local-cluster", daemon=True).start()
+    try:
+        return made.result(timeout=START_TIMEOUT)
+    except TimeoutError:
+        raise SchedulerError(
+            f"--scheduler local: the local Dask cluster of {n} worker processes did not start "
+            f"in {START_TIMEOUT:.0f} s: run again, or without --scheduler (threads)") from None
+    finally:  # gave up: a pair made later is closed
+        if not made.done():
+            made.add_done_callback(
+                lambda f: f.exception() is None and _close_pair(*f.result()))
+
+
+def _close_pair(client, cluster) -> None:
+    """Close ``client`` (if any) and ``cluster``, Dask's log lines kept off stderr."""
+    with _dask_quiet():
+        if client is not None:
+            client.close()
+        cluster.close()
 
 
 def _client(address: str):

@@ -772,3 +772,41 @@ def test_a_port_that_answers_no_dask_is_said_to_be_no_scheduler(monkeypatch):
         server.close()
     assert "no Dask scheduler's answer in 2s, though something accepts connections there: " \
         "not a Dask scheduler? a scheduler's dashboard port (8787 by default)" in str(err.value)
+
+
+def test_a_local_cluster_that_does_not_start_is_named_and_closed_when_it_does(monkeypatch):
+    # Dask's LocalCluster has no time limit on its start, and hung once in this suite: the run
+    # sat silent. Now the wait is bounded, said in one line, and a cluster made late is closed.
+    import distributed
+
+    go, closed = threading.Event(), []
+
+    class Late:
+        def __init__(self, **kwargs):
+            go.wait(30)
+
+        def close(self):
+            closed.append("cluster")
+
+    class Client:
+        def __init__(self, cluster):
+            self.cluster = cluster
+
+        def close(self):
+            closed.append("client")
+
+    monkeypatch.setattr(distributed, "LocalCluster", Late)
+    monkeypatch.setattr(distributed, "Client", Client)
+    monkeypatch.setattr(D, "START_TIMEOUT", 0.2)
+    with pytest.raises(D.SchedulerError) as err:
+        D.connect("local", 2)
+    assert str(err.value) == (
+        "--scheduler local: the local Dask cluster of 2 worker processes did not start in 0 s: "
+        "run again, or without --scheduler (threads)")
+    assert closed == []
+    go.set()
+    for _ in range(100):
+        if len(closed) == 2:
+            break
+        time.sleep(0.05)
+    assert closed == ["client", "cluster"]
