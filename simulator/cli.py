@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import csv
 import dataclasses
+import decimal
 import errno
 import functools
 import io
@@ -802,15 +803,22 @@ class FiniteRange(click.FloatRange):
 
 
 class WholeRange(click.IntRange):
-    """``click.IntRange`` whose refusal of a value that is not a whole number says the range."""
+    """``click.IntRange`` read as ``-n`` reads a number (``2``, ``2.0``, ``1e3``, ``1_000``:
+    exactly, no float), whose refusal of a value that is not a whole number says the range."""
+
+    FORM = re.compile(r"[+-]?(\d+(_\d+)*(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
 
     def convert(self, value, param, ctx):
         if not isinstance(value, int):
-            try:
-                value = int(str(value).strip())
-            except ValueError:
+            text = str(value).strip()
+            number = decimal.Decimal(text.replace("_", "") if self.FORM.fullmatch(text) else "NaN")
+            if not number.is_finite() or number != number.to_integral_value():
                 self.fail(f"{value!r} is not a whole number in the range "
                           f"{self._describe_range()}.", param, ctx)
+            if number.adjusted() > 30:  # (beyond any range here: not written out in full)
+                self.fail(f"{value!r} is too large: allowed {self._describe_range()}.", param,
+                          ctx)
+            value = int(number)
         return super().convert(value, param, ctx)
 
 

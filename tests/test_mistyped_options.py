@@ -124,3 +124,27 @@ def test_a_no_break_space_is_said_to_be_unprintable(tmp_path):
     line = is_one_line_error(invoke("strategy", "generate", "-q", "--name", "a\u00a0b",
                                     "-o", tmp_path / "x.toml"))
     assert "not printable (a line break, tab, control character or no-break space)" in line, line
+
+
+@pytest.mark.parametrize(("text", "read"), [("2", 2), ("2e0", 2), ("1e3", 1000), ("1_000", 1000),
+                                            ("2.0", 2), ("2.", 2), (".5e1", 5), (" 3 ", 3)])
+def test_a_whole_number_option_reads_a_number_as_rounds_does(text, read):
+    # `-n 1e3` was read, `--workers 1e3` and `--cut 1e3` refused as "not a whole number"
+    from simulator.cli import WholeRange
+
+    assert WholeRange(min=1).convert(text, None, None) == read
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--workers", "1.5"], "'1.5' is not a whole number in the range x>=1."),
+    (["--workers", "_1"], "'_1' is not a whole number in the range x>=1."),
+    (["--workers", "1e"], "'1e' is not a whole number in the range x>=1."),
+    (["--workers", "inf"], "'inf' is not a whole number in the range x>=1."),
+    (["--workers", "0e5"], "0 is not in the range x>=1."),
+    (["--workers", "1e99"], "'1e99' is too large: allowed x>=1."),
+    (["--boxes", "1e40"], "'1e40' is too large: allowed 1<=x<=7."),
+    (["--boxes", "8.0"], "8 is not in the range 1<=x<=7."),
+])
+def test_a_whole_number_option_refuses_in_one_line(args, words):
+    line = is_one_line_error(invoke("simulate", "--rounds", "1000", *args))
+    assert line.endswith(words), line
