@@ -1011,11 +1011,10 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
 
 def require_matplotlib():
     """``matplotlib.pyplot`` (non-interactive), or a one-line ValueError naming the extra."""
-    try:
-        import matplotlib
+    from simulator.assessment.charts import pyplot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    try:
+        plt = pyplot()
     except ImportError:
         raise ValueError(f"--plot: needs matplotlib, which is not installed: {PLOT_HINT}") from None
     return plt

@@ -119,3 +119,18 @@ def test_an_explicit_strict_encoding_is_kept(tmp_path):
     # PYTHONIOENCODING=ascii:strict asks for an error rather than escapes: kept
     r = bjsim(*RUN, cwd=tmp_path, env={"PYTHONIOENCODING": "cp437:strict"})
     assert r.returncode != 0 and b"HOUSE EDGE" not in r.stdout
+
+
+def test_matplotlib_without_a_writable_config_folder_says_nothing(tmp_path):
+    # HOME not a folder (or not writable): matplotlib's two warnings ("mkdir -p failed ...",
+    # "Matplotlib created a temporary cache directory ...") reached stderr of report and
+    # compare --plot, though the charts were drawn all the same
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MPL", "XDG_"))}
+    code = ("from simulator.assessment import charts\n"
+            "assert charts.available()\n"
+            "charts.pyplot().figure().savefig('c.png')\n")
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300,
+                       env={**env, "HOME": os.devnull, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert (tmp_path / "c.png").stat().st_size > 0

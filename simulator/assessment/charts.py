@@ -10,6 +10,7 @@ page's text, sharp on paper and on a high-density screen), so a test can check t
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from simulator.assessment.sections import same_game_names
@@ -32,18 +33,31 @@ CUT_CARD_EXACT = ("exact, full shoe (exact scope cut-card: the simulated change 
 def available() -> bool:
     """Whether matplotlib can be imported."""
     try:
-        import matplotlib  # noqa: F401
+        pyplot()
     except ImportError:
         return False
     return True
 
 
+def pyplot():
+    """``matplotlib.pyplot`` on its non-interactive backend, imported with matplotlib's own log
+    lines kept off stderr (a config folder it cannot write, as with HOME read-only: two
+    warnings, after which it works from a temporary folder; its font cache being built)."""
+    log = logging.getLogger("matplotlib")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    finally:
+        log.setLevel(level)
+    return plt
+
+
 def _figure(name: str, data: dict):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     w, h = size(name, data)
     return plt, plt.figure(figsize=(w / DPI, h / DPI), dpi=DPI)
 
