@@ -244,12 +244,12 @@ def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
     ``exp(-R B)``, `counting.adjustment`), whose exponent (0 without an edge) moves across it
     by ``spread`` (``2 B (high - max(low, 0)) / s^2``; its ends are that power of e apart).
     Where it moves by more than ``2 Z95`` (a factor of about 50), as an interval with an edge
-    in it does over fewer rounds than ``(B / s)^2``, those for the run's own result (SD
-    ``s sqrt(n)``) to spread as far as the bankroll, the bounds would be powers of ten apart,
+    in it does over fewer rounds than ``4 (B / s)^2``, those for the run's own result (SD
+    ``s sqrt(n)``) to spread twice as far as the bankroll, the bounds would be powers of ten apart,
     and an error of a few percent in the SE, or in the SD held fixed, would move them by more:
     over 1,000 rounds of the hi-lo plan with 1,000 units the exponent moved by 28 and the low
     end read 5e-11%. With ``batch`` (the mean's SE by batch means, its interval t) the rounds
-    it needs are the played ones scaled by the spread, as from the nets, not ``(B / s)^2``."""
+    it needs are the played ones scaled by the spread, as from the nets, not ``4 (B / s)^2``."""
     if spread <= 2 * Z95:
         return None
     exponent = "R x bankroll" if by_nets else "2 x mean x bankroll / SD^2"
@@ -257,11 +257,11 @@ def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
         # mean's SE: from the rounds' nets, or by batch means with a t quantile)
         need = f"about {math.ceil(n * (spread / (2 * Z95)) ** 2):,}"
     else:
-        need = f"(bankroll / SD)^2 = {math.ceil((bankroll / sd) ** 2):,}"
+        need = f"4 x (bankroll / SD)^2 = {math.ceil(4 * (bankroll / sd) ** 2):,}"
     return (f"across the mean's 95% interval the formula's exponent {exponent} "
             f"moves by {spread:,.1f}, more than the {2 * Z95:.1f} (a factor of 50 in the risk) it "
             f"moves by over {need} rounds: the {n:,} played are too few "
-            "for the run's own result to spread as far as the bankroll, and the interval's "
+            "for the run's own result to spread twice as far as the bankroll, and the interval's "
             "bounds would be powers of ten apart, an error of a few percent in the SE, or in the "
             "SD held fixed, moving them by more")
 

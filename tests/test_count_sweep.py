@@ -211,14 +211,15 @@ def test_the_reports_sweep_says_none_for_the_gain_of_a_flat_main_bet_as_count_do
 def test_the_risk_of_ruin_has_no_interval_where_its_exponent_spans_more_than_a_factor_of_50():
     # 1,000 rounds of the Hi-Lo plan with 1,000 units showed "100% (0.0000000000498% to 100%)":
     # the exponent 2 m B / s^2 moved by 28 across the mean's interval. It may move by 2 x 1.96
-    # (a factor of 50), as an interval with an edge in it does over (B / s)^2 rounds.
+    # (a factor of 50), as an interval with an edge in it does over 4 (B / s)^2 rounds.
     sd, bankroll, z = 3.4, 1000, 1.959963984540054
 
     def per_round(n, mean):  # (units; the sums in tenths)
         return CR._per_round(round(mean * n * L.UNIT), round(
             (sd**2 * (n - 1) / n + mean**2) * n * L.UNIT**2), n, bankroll)
 
-    withheld = [(1000, -0.0246), (1000, 0.01), (80_000, 0.01), (200_000, 0.01)]
+    named = []
+    withheld = [(1000, -0.0246), (1000, 0.01), (80_000, 0.01), (200_000, 0.01), (100_000, 0.03)]
     for n, mean in withheld + [(400_000, 0.01), (2_000_000, 0.01), (80_000, -0.0246),
                                (1000, -0.5)]:
         p = per_round(n, mean)
@@ -232,6 +233,13 @@ def test_the_risk_of_ruin_has_no_interval_where_its_exponent_spans_more_than_a_f
             assert p["risk_of_ruin_ci95_low"] == pytest.approx(
                 counting.risk_of_ruin(high, p["sd"], bankroll))
         assert given == ((n, mean) not in withheld), (n, mean)
+        if not given and low > 0:  # its note's rounds needed: more than played (had said
+            # (B / s)^2, 86,506 here, where 200,000 played were 'too few': 4 times too few)
+            need = re.search(r"4 x \(bankroll / SD\)\^2 = ([\d,]+) rounds: the ([\d,]+) played",
+                             p["risk_of_ruin_interval_note"])
+            assert int(need[1].replace(",", "")) > int(need[2].replace(",", "")) == n, need
+            named.append(n)
+    assert named == [100_000]
     assert per_round(1000, -0.5)["risk_of_ruin_ci95_low"] == 1.0  # (no edge in it: 100% to 100%)
     assert per_round(80_000, -0.0246)["risk_of_ruin_ci95_low"] == 1.0
     p = per_round(2_000_000, 0.01)
@@ -249,6 +257,15 @@ def test_the_risk_of_ruin_has_no_interval_where_its_exponent_spans_more_than_a_f
     assert ("At penetration 0.90: no SE or interval for the risk of ruin: across the mean's"
             in sweep)
     assert f"{CR.ruin_pct(p['risk_of_ruin'])} (" not in sweep
+    # the report's counting section says so, and no longer, before it, that the risk of ruin
+    # has an interval (a review: "SCORE, N0 and the risk of ruin have 95% intervals")
+    from simulator.assessment import render, sections
+
+    md = " ".join(render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": fig}})]).split())
+    assert "The risk of ruin has no SE or interval: across the mean's" in md
+    assert "SCORE and N0 have 95% intervals, the mean's carried through each" in md
+    assert "the risk of ruin have 95% intervals" not in md
 
 
 def test_the_sweeps_flat_column_has_its_se_and_interval_in_every_format_as_a_single_run():

@@ -1556,7 +1556,8 @@ def counting(data: dict) -> Section | None:
         "them) and N0 ((s / m)^2: the rounds until the expected win is one SD of the result) "
         "are as bjsim count gives them (docs/counting.md)."
         + " The SE of the win per 100 rounds is from the mean's; "
-        + _and(["SCORE", "N0"] + (["the risk of ruin"] if ruin_given else []))
+        + _and(["SCORE", "N0"] + (["the risk of ruin"] if ruin_given and not f[
+            "per_round_played"].get("risk_of_ruin_interval_note") else []))  # (else: why not)
         + (" have" if not f["per_round_played"].get("interval_note") else " would have")
         + " 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
         "bound where the mean's interval reaches no edge)."
