@@ -2490,16 +2490,16 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0,
     whole = int if exact else float
     played = sum(c[L.C_PLAYED])
     edge = any(r["kelly_bet"] is not None for r in rows)
+    as_played = _ramp_figures(sum(c[L.C_NET]), sum(c[L.C_MAIN_SQ]), sum(c[L.C_BET]), played,
+                              bankroll)
+    predicted = _ramp_figures(whole(new_net), whole(new_sq), int(new_bet), played, bankroll)
+    scores = [x["per_round_played"]["score"] for x in (predicted, as_played)]
     return {
         "bankroll": bankroll, "kelly_fraction": fraction,
         "table_min": plan.table_min, "table_max": plan.table_max,
         "rows": rows, "bet": {"base": rows[0]["bet"] if rows else plan.table_min,
                               "steps": steps},
-        "as_played": _ramp_figures(sum(c[L.C_NET]), sum(c[L.C_MAIN_SQ]), sum(c[L.C_BET]),
-                                   played, bankroll),
-        "predicted": _ramp_figures(whole(new_net), whole(new_sq), int(new_bet), played,
-                                   bankroll),
-        "exact": exact,
+        "as_played": as_played, "predicted": predicted, "exact": exact,
         "exact_note": EXACT_WORDS if exact else (
             f"not exact: the plan's bet was not one amount a box at the count {off} (a step "
             "between whole counts, or at a count the tally's end holds with others), so there "
@@ -2515,11 +2515,33 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0,
             "no count has an edge (the smoothed advantage is not above 0 at any count), so "
             f"Kelly bets nothing and the ramp is the table minimum, {plan.table_min} "
             f"{plural(plan.table_min, 'unit', 'units')}, at every count"),
+        "score_note": None if not edge or None in scores or scores[0] >= scores[1] else (
+            f"the optimal bets' SCORE ({scores[0]:.1f}) is below the plan's ({scores[1]:.1f}): "
+            "they are Kelly bets on the smoothed advantages, rounded to whole units within the "
+            "table limits for the bankroll and fraction given (bets of "
+            f"{_and(_bet_spans(rows, plural(rows[0]['bet'], 'unit', 'units')))} for a bankroll "
+            f"of {_num(bankroll, 0)} units at fraction {fraction:g}), not Schlesinger's optimal "
+            "bets, in any amount and without limits, whose SCORE is the highest a ramp has; "
+            "SCORE does not depend on the bankroll, but the rounded bets do, nearer those with "
+            "a larger bankroll or fraction"),
         "limits_note": None if plan.table_max > plan.table_min else (
             f"the plan's table_max is its table_min, {plan.table_min} "
             f"{plural(plan.table_min, 'unit', 'units')}, so every bet is that: give the plan a "
             "table_max for a spread"),
     }
+
+
+def _bet_spans(rows: list[dict], unit: str) -> list[str]:
+    """The optimal rows' bets by the counts they span: ``1 unit at <=-7 to +3`` (the first
+    with ``unit``), ``3 at +4 to +5``."""
+    spans: list[list] = []
+    for r in rows:
+        if spans and spans[-1][0] == r["bet"]:
+            spans[-1][2] = r["label"]
+        else:
+            spans.append([r["bet"], r["label"], r["label"]])
+    return [f"{b}{f' {unit}' if i == 0 else ''} at {lo}" + (f" to {hi}" if hi != lo else "")
+            for i, (b, lo, hi) in enumerate(spans)]
 
 
 def ramp_text(bet: dict) -> str:
@@ -2557,7 +2579,8 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
             f"play), as the table by count, with its SE (from the rounds' sums); "
             f"{o['smoothing_note']}. {o['kelly_note']}. The smoothed advantage and the Kelly "
             "bet are the fit's, of the advantages and their rounds: no SE of their own."]
-    for note in filter(None, (o["no_edge_note"], o["limits_note"], o["held_note"])):
+    for note in filter(None, (o["no_edge_note"], o["limits_note"], o["held_note"],
+                              o.get("score_note"))):
         out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
             f"Over the same rounds ({o['main_bet_note']}):", ""]
@@ -2621,6 +2644,6 @@ def optimal_rows(o: dict) -> list[dict]:
                   "risk_of_ruin_interval_note"):
             add(f"{key}:{k}", p[k])
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
-              "in_sample_note", "no_edge_note", "limits_note", "held_note"):
-        add(k, o[k])
+              "in_sample_note", "no_edge_note", "limits_note", "held_note", "score_note"):
+        add(k, o.get(k))
     return rows
