@@ -830,7 +830,7 @@ def _ss_edge(f: dict | None) -> dict | None:
 
 def player_edge_notes(stats: dict) -> list[str]:
     """A warning of the games (the baseline and the variants, by label) whose Super Sevens pays
-    give a player who hits every 7-7 the edge on the side bet (`report.sevens_player_edge`), one
+    give a player who plays 7-7 for the side bet the edge on it (`report.sevens_player_edge`), one
     for the games of the same warning, first among the notes."""
     games: dict[str, list[str]] = {}  # the warning -> the games it is of (the same pays: one)
     for row in stats["rows"]:
@@ -929,7 +929,7 @@ def _game_json(row: dict, base) -> dict:
            | {"stake": game.rules.super_sevens_bet,  # (in initial wagers, a box-round)
               # the house's take a box-round, in initial wagers: the house edge times the stake
               "per_initial_wager": s["super_sevens"]["house_edge"] * game.rules.super_sevens_bet,
-              # where a player who hits every 7-7 has the edge on it (as simulate's)
+              # where a player who plays 7-7 for it has the edge on it (as simulate's)
               "player_edge": sevens_player_edge(rules_dict(game.rules))},
            "by_strategy": [e | {"super_sevens": _ss_edge(e.get("super_sevens"))}
                            for e in by_strategy(s, list(game.names))],  # each's figures

@@ -1945,7 +1945,7 @@ def _csv(rows: list[dict], meta: dict) -> str:
 def _sevens_rows(w, meta: dict, dealt: bool = True) -> None:
     """The csv's Super Sevens note and warning (section ``run``), as simulate's: the 7-7 play
     its figures depend on (where a Super Sevens bet was ``dealt``) and, where the pays give a
-    player who hits every 7-7 the edge, ``super_sevens_player_edge:*``."""
+    player who plays 7-7 for the bet the edge, ``super_sevens_player_edge:*``."""
     if meta.get("sevens_note") and dealt:
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})

@@ -115,26 +115,46 @@ def sevens_convention(rules: dict) -> str:
 
 
 def sevens_player_edge(rules: dict) -> dict | None:
-    """Where the Super Sevens bet favours a player who plays for it under ``rules`` (a
-    `rules.rules_dict`, the side bet on): the house edge of hitting every 7-7, which takes a
-    third card wherever the round goes on (no 7-7 play gives the bet more), below 0: ``{"play",
+    """Where the Super Sevens bet favours a player who plays 7-7 for it under ``rules`` (a
+    `rules.rules_dict`, the side bet on): the house edge of the 7-7 play best for the bet at
+    each up card (a third card or not: hitting gives it where a third seven pays more than two,
+    as with the NZ pays; standing or splitting where it pays less), below 0: ``{"play",
     "house_edge", "note"}`` (``note``: the warning in words); else None."""
     fields = {f.name for f in dataclasses.fields(Rules)}
-    edge = _hit_edge(Rules(**{k: tuple(v) if isinstance(v, list) else v
-                              for k, v in rules.items() if k in fields}))
+    play, edge = _best_for_the_bet(Rules(**{k: tuple(v) if isinstance(v, list) else v
+                                            for k, v in rules.items() if k in fields}))
     if edge >= 0:
         return None
-    return {"play": "hit every 7-7", "house_edge": edge, "note": (
-        f"these pays give the player the edge on the side bet: hitting every 7-7 (a third card "
-        f"wherever the round goes on, the most any 7-7 play gives the bet) makes its house edge "
-        f"{_pct(edge)}, {_pct(-edge)} a unit staked to the player")}
+    how = {"hit every 7-7": "a third card wherever the round goes on,",
+           "stand on every 7-7": "the bet settled on the two sevens, as splitting settles it;"}.get(
+        play, "a third card against those up cards alone, none against the others;")
+    return {"play": play, "house_edge": edge, "note": (
+        f"these pays give the player the edge on the side bet: {_gerund(play)} ({how} the most "
+        f"any 7-7 play gives the bet) makes its house edge {_pct(edge)}, {_pct(-edge)} a unit "
+        "staked to the player")}
+
+
+def _gerund(play: str) -> str:
+    """``hit every 7-7`` -> ``hitting every 7-7``; ``stand on ...`` -> ``standing on ...``."""
+    head, _, rest = play.partition(" ")
+    return {"hit": "hitting", "stand": "standing"}[head] + " " + rest
 
 
 @functools.lru_cache(maxsize=64)
-def _hit_edge(rules: Rules) -> float:
-    """The exact Super Sevens house edge of hitting every 7-7 under ``rules`` (each format and
-    each game of a comparison asks again)."""
-    return float(super_sevens(rules, "hit")["house_edge"])
+def _best_for_the_bet(rules: Rules) -> tuple[str, float]:
+    """The 7-7 play best for the Super Sevens bet under ``rules`` (by up card, a third card or
+    not) in words, and its exact house edge (each format and each game of a comparison asks
+    again)."""
+    by_up = super_sevens(rules, "hit")["by_up"]
+    third = [up for up in range(1, 11) if by_up[up]["hit"] > by_up[up]["stand"]]
+    plays = {up: "hit" if up in third else "stand" for up in range(1, 11)}
+    if len(third) == 10:
+        play = "hit every 7-7"
+    elif not third:
+        play = "stand on every 7-7"
+    else:
+        play = "hit 7-7 against " + ", ".join("A" if up == 1 else str(up) for up in third)
+    return play, float(super_sevens(rules, plays)["house_edge"])
 
 
 def sevens_note(plays, rules: dict) -> str | None:

@@ -245,24 +245,65 @@ EDGE = ["--set", "decks=8", "--set", "super_sevens_pays=5,40,80,400,10000"]
 PLAYS = ("split", "stand", "hit", "double")
 
 
-@pytest.mark.parametrize("rules", [
-    Rules(decks=8, super_sevens_pays=(5, 40, 80, 400, 10000)),
-    Rules(decks=8, super_sevens_pays=(5, 40, 80, 400, 10000), hole_card="peek"),
-    Rules(decks=1, super_sevens_pays=(4, 40, 80, 400, 8000)),
-    Rules(), Rules(hole_card="peek")], ids=["8-decks", "8-peek", "1-deck", "nz", "nz-peek"])
-def test_the_player_edge_is_the_lowest_house_edge_of_any_7_7_play(rules):
-    """`sevens_player_edge`: the house edge of hitting every 7-7, the lowest of any 7-7 play
-    (a third card wherever the round goes on), given where it is below 0 and only there."""
+@pytest.mark.parametrize(("rules", "best"), [
+    (Rules(decks=8, super_sevens_pays=(5, 40, 80, 400, 10000)), "hit"),
+    (Rules(decks=8, super_sevens_pays=(5, 40, 80, 400, 10000), hole_card="peek"), "hit"),
+    (Rules(decks=1, super_sevens_pays=(4, 40, 80, 400, 8000)), "hit"),
+    (Rules(), "hit"), (Rules(hole_card="peek"), "hit"),
+    # a third seven paying less than two (a rule-space review: no warning, though standing or
+    # splitting every 7-7 gave the player 3.0%, since hitting alone was asked)
+    (Rules(super_sevens_pays=(3, 130, 130, 1, 1)), "stand"),
+    (Rules(super_sevens_pays=(3, 1000, 1000, 1, 1), hole_card="peek"), "stand"),
+    (Rules(super_sevens_pays=(3, 20, 20, 1, 1)), "stand")],
+    ids=["8-decks", "8-peek", "1-deck", "nz", "nz-peek", "third-pays-less",
+         "third-pays-less-peek", "third-pays-less-house"])
+def test_the_player_edge_is_the_lowest_house_edge_of_any_7_7_play(rules, best):
+    """`sevens_player_edge`: the house edge of the 7-7 play best for the bet, the lowest of any
+    7-7 play (hitting where a third seven pays more, standing where it pays less), given where
+    it is below 0 and only there."""
     from simulator.report import sevens_player_edge
 
     edges = {p: super_sevens(rules, p)["house_edge"] for p in PLAYS}
     edge = sevens_player_edge(rules_dict(rules))
-    assert edges["hit"] == min(edges.values())
-    if edges["hit"] >= 0:
+    assert edges[best] == min(edges.values())
+    if edges[best] >= 0:
         assert edge is None
     else:
-        assert edge["play"] == "hit every 7-7" and edge["house_edge"] == edges["hit"]
-        assert f"makes its house edge {100 * edges['hit']:.3f}%" in edge["note"]
+        play = {"hit": "hit every 7-7", "stand": "stand on every 7-7"}[best]
+        assert edge["play"] == play and edge["house_edge"] == edges[best]
+        gerund = {"hit": "hitting every 7-7 (a third card", "stand": "standing on every 7-7 ("
+                  "the bet settled on the two sevens, as splitting settles it;"}[best]
+        assert f"the side bet: {gerund}" in edge["note"]
+        assert f"makes its house edge {100 * edges[best]:.3f}%" in edge["note"]
+
+
+def test_the_player_edge_of_a_play_by_up_card_names_the_up_cards(monkeypatch):
+    # where a third card is best against some up cards only (no pays found that give it: the
+    # conditional pays are crafted), the play names them and the edge is that play's
+    from simulator import report
+
+    real = report.super_sevens
+    asked = []
+
+    def crafted(rules, play="stand", guaranteed_third=False):
+        out = real(rules, play)
+        asked.append(play)
+        if play == "hit":
+            for up in (1, 10):
+                out["by_up"][up]["hit"] = out["by_up"][up]["stand"] + 1
+        return out
+
+    monkeypatch.setattr(report, "super_sevens", crafted)
+    rules = Rules(super_sevens_pays=(3, 130, 130, 1, 1), decks=7)
+    edge = report.sevens_player_edge(rules_dict(rules))
+    plays = {up: "hit" if up in (1, 10) else "stand" for up in range(1, 11)}
+    assert asked == ["hit", plays]
+    assert edge["play"] == "hit 7-7 against A, 10"
+    assert edge["house_edge"] == real(rules, plays)["house_edge"]
+    assert edge["note"].startswith(
+        "these pays give the player the edge on the side bet: hitting 7-7 against A, 10 (a "
+        "third card against those up cards alone, none against the others; the most any 7-7 "
+        "play gives the bet) makes its house edge")
 
 
 def test_every_command_warns_where_the_pays_give_a_player_the_edge(tmp_path):
