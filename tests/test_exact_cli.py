@@ -1049,3 +1049,19 @@ def test_indices_keep_a_quote_in_the_name_and_say_one_deck(tmp_path):
     text = run("strategy", "indices", "-q", "--rules", "single-deck-h17").stdout
     assert "index plays for 1 deck, hole card peek, H17" in text
     assert "dealer blackjack takes" not in text
+
+
+def test_the_comparison_keeps_a_space_between_wide_figures():
+    # a rule-space review: "Super Sevens house edge   -7166983.2133%-7169437.7147% +2454.5014 pp"
+    # (pays of a million to 1 staked 1,000: a figure wider than its column ran into the next)
+    from simulator.exact.compare import _comparison_lines
+
+    fig = {"simulated": -71669.832133, "exact": -71694.377147, "difference": 24.545014,
+           "z": 0.19}
+    line = _comparison_lines({"super_sevens_house_edge": fig}, "figure")[1]
+    assert line.split() == ["Super", "Sevens", "house", "edge", "-7166983.2133%",
+                            "-7169437.7147%", "+2454.5014", "pp", "+0.19"]
+    narrow = {"simulated": 0.005110, "exact": 0.005191, "difference": -0.000081, "z": -0.03}
+    assert _comparison_lines({"house_edge": narrow}, "figure") == [
+        "figure                       simulated       exact    difference       z",
+        "house edge                     0.5110%     0.5191%    -0.0081 pp   -0.03"]

@@ -637,7 +637,9 @@ def _comparison_lines(cmp: dict, title: str, width: int = 26) -> list[str]:
         diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f} pp"
         z = "-" if c["z"] is None else f"{c['z']:+.2f}"
         mark = CUT_CARD_MARK if c.get("z_caveat") else ""
-        lines.append(f"{label:<{width}}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>14}{z:>8}{mark}")
+        exact = f"{100 * c['exact']:.4f}%"  # (each after a space: a wide figure's too)
+        lines.append(f"{label:<{width}}{' ' + sim:>12}{' ' + exact:>12}{' ' + diff:>14}"
+                     f"{' ' + z:>8}{mark}")
     for key, label in labels:
         if (cmp.get(key) or {}).get("z_note"):
             lines.append(f"{label}: {cmp[key]['z_note']}")
