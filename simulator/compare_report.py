@@ -1011,7 +1011,7 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
 
 def require_matplotlib():
     """``matplotlib.pyplot`` (non-interactive), or a one-line ValueError naming the extra."""
-    from simulator.assessment.charts import pyplot
+    from simulator.plotting import pyplot
 
     try:
         plt = pyplot()

@@ -10,10 +10,10 @@ page's text, sharp on paper and on a high-density screen), so a test can check t
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from simulator.assessment.sections import same_game_names
+from simulator.plotting import pyplot
 
 DPI = 100  # (its fonts and lines as at 100 dpi: the chart looks as it does at SCALE 1)
 SCALE = 2  # PNG pixels per CSS pixel of the page
@@ -37,23 +37,6 @@ def available() -> bool:
     except ImportError:
         return False
     return True
-
-
-def pyplot():
-    """``matplotlib.pyplot`` on its non-interactive backend, imported with matplotlib's own log
-    lines kept off stderr (a config folder it cannot write, as with HOME read-only: two
-    warnings, after which it works from a temporary folder; its font cache being built)."""
-    log = logging.getLogger("matplotlib")
-    level = log.level
-    log.setLevel(logging.ERROR)
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    finally:
-        log.setLevel(level)
-    return plt
 
 
 def _figure(name: str, data: dict):
