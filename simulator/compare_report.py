@@ -211,6 +211,8 @@ def same_main_games(stats: dict, same: dict) -> dict[str, str]:
     """Where the baseline bets no Super Sevens (so no table shows that bet's difference): each
     variant whose game is an earlier one's but for the Super Sevens keys, and not the same game
     (``same``, `same_games`): its label -> that one's."""
+    from simulator.compare import same_game
+
     if stats["rows"][0]["game"].rules.super_sevens:
         return {}
     seen, out = {}, {}
@@ -218,9 +220,12 @@ def same_main_games(stats: dict, same: dict) -> dict[str, str]:
         game = row["game"]
         main = {k: v for k, v in rules_dict(game.rules).items() if not k.startswith("super_")}
         key = (json.dumps(main, sort_keys=True), tuple(game.names))
-        if key in seen and row is not stats["rows"][0] and game.label not in same:
-            out[game.label] = seen[key]
-        seen.setdefault(key, game.label)
+        # (the same main game only where each plays 7-7 alike with the side bet up and not, as
+        # `compare.same_game` asks: basic-super-sevens hits 7-7 against 8-A with the bet up)
+        if (key in seen and row is not stats["rows"][0] and game.label not in same
+                and same_game(seen[key], game, "house_edge")):
+            out[game.label] = seen[key].label
+        seen.setdefault(key, game)
     return out
 
 

@@ -1298,6 +1298,27 @@ def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
     assert ss8["same_game_as"] == "decks-8" and ss8["same_main_game_as"] is None
 
 
+def test_a_variant_whose_7_7_play_changes_with_the_side_bet_is_not_the_same_main_game():
+    # A code review: basic-super-sevens hits 7-7 against 8-A with the bet up and splits it
+    # without, so super_sevens=true plays another main game (exact +0.097 pp), but was labelled
+    # "the main game of" the baseline, json same_main_game_as said so, and the intervals'
+    # count took it for a game given twice
+    args = ["compare", *TINY[:9], "--set", "super_sevens=false", "--strategy",
+            "basic-super-sevens", "--vary", "super_sevens=true", "--vary",
+            "dealer_hits_soft_17=true", "--vary", "decks=8", "--vary", "decks=4", "--vary",
+            "max_hands=2", "--vary", "double_after_split=false", "--no-exact"]
+    assert "(the main game of" not in run(*args).stdout
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    ss = next(v for v in doc["variants"] if v["label"] == "super_sevens=true")
+    assert ss["same_main_game_as"] is None and ss["same_game_as"] is None
+    assert doc["multiple_comparisons"].startswith(
+        "Many comparisons: 6 variants, 6 differences with a 95% interval;")
+    basic = [a if a != "basic-super-sevens" else "basic" for a in args]  # (7-7 alike: the same)
+    doc = json.loads(run(*basic, "-f", "json").stdout)
+    ss = next(v for v in doc["variants"] if v["label"] == "super_sevens=true")
+    assert ss["same_main_game_as"] == "nz1994 (modified: super_sevens=false)"
+
+
 def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
     # compare was the one command besides exact not to say it (json strategy_note '')
     args = ["compare", "--rules", "single-deck-h17", "--strategy", "basic", "--vary", "decks=2",
