@@ -607,6 +607,7 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
         same = {k: g > 0 and same_game(games[0], game, k) for k in PAYS}  # on every shoe
+        _zero_if_same(diffs[g], same)
         identical = g > 0 and (row["pairing"] == IDENTICAL or all(same.values()))
         row["same"] = same
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
@@ -715,6 +716,18 @@ PAYS = {"house_edge": ("blackjack_pays", "insurance_pays", "dealer_blackjack_tak
         "super_sevens": ("super_sevens_pays", "super_sevens_bet")}
 NOT_REACHED = ("every round played as in the baseline, but the rules or charts differ where no "
                "round reached yet: the difference is not measured (more rounds)")
+
+
+def _zero_if_same(d: dict | None, same: dict) -> None:
+    """A difference of a game that plays the baseline's for a figure on every shoe (``same``,
+    `same_game` by figure) is exactly 0 with an se of 0 however few the blocks: from one block,
+    which gives no se, too (it had been withheld, and its pairing said the deals drift apart)."""
+    for key, alike in same.items():
+        x = (d or {}).get(key)
+        if alike and x is not None and x["se"] is None and x["mean"] == 0:
+            x |= {"se": 0.0, "ci95_low": x["mean"], "ci95_high": x["mean"]}
+    for s in (d or {}).get("by_strategy") or []:
+        _zero_if_same(s, same)
 
 
 def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached=None

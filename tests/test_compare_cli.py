@@ -1861,3 +1861,20 @@ def test_a_moved_cut_card_points_a_casino_to_the_counters_figures():
                   ["--set", "shuffle=every-round", "--vary", "penetration=0.6"]):
         result = run("compare", *other, "-n", "2000", "--no-exact", "-q")
         assert result.exit_code == 0 and said not in result.stdout, other
+
+
+@pytest.mark.parametrize(("vary", "pairing"), [
+    ("super_sevens_bet=2", "plays identically to the baseline: the same cards and decisions"),
+    ("super_sevens_pays=3,50,100,500,1000", "plays the baseline's main game identically on "
+     "every shoe")])
+def test_a_variant_playing_the_baselines_main_game_is_exactly_0_from_one_block(vary, pairing):
+    # A code review: from one paired block (no se) such a variant's house-edge difference was
+    # withheld (its interval, †) and its pairing said "the deals drift apart", though it is
+    # exactly 0 however few the blocks, as from two blocks on
+    doc = json.loads(run("compare", "--workers", "1", "--vary", vary, "-n", "1", "-q",
+                         "--no-exact", "-f", "json").stdout)
+    v = doc["variants"][0]
+    he = v["difference"]["house_edge"]
+    assert (he["mean"], he["se"], he["ci95_low"], he["ci95_high"]) == (0, 0, 0, 0), he
+    assert he["interval_note"] is None
+    assert v["pairing"].startswith(pairing) and "drift apart" not in v["pairing"]
