@@ -2092,11 +2092,12 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         head += "".join(f"\nWARNING: {line}" for line in warnings)
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         left = len(stacked) - used
-        tail = (f"{len(results)} complete {plural(len(results), 'round', 'rounds')} from "
-                f"{len(stacked)} {plural(len(stacked), 'card', 'cards')}; {left} "
-                f"{plural(left, 'card', 'cards')} left")
-        if cut is not None and cut <= used < len(stacked):
-            tail += f" (no round starts once --cut {cut} cards are dealt)"
+        tail = (f"{len(results)} complete {plural(len(results), 'round', 'rounds')}, {used} "
+                f"{plural(used, 'card', 'cards')} dealt of the {len(stacked)} given; {left} "
+                f"{plural(left, 'card', 'cards')} left")  # (a review: "1 round from 13 cards"
+        if cut is not None and cut <= used < len(stacked):  # read as the round's cards)
+            tail += (f" (--cut {cut}: no round starts once {cut} "
+                     f"{plural(cut, 'card has', 'cards have')} been dealt)")
         if incomplete:
             tail += (f"\nWARNING: the cards ran out in round {incomplete['round']} (cards "
                      f"{incomplete['start']}-{len(stacked) - 1}: {incomplete['cards']}): that "

@@ -231,7 +231,7 @@ def test_replay_text_and_json(tmp_path):
     result = run("replay", "--cards", str(path))
     assert result.exit_code == 0, result.output
     assert "Round 1" in result.stdout and "Round 2" in result.stdout
-    assert "2 complete rounds from 7 cards; 0 cards left" in result.stdout
+    assert "2 complete rounds, 7 cards dealt of the 7 given; 0 cards left" in result.stdout
     doc = json.loads(run("replay", "--cards", str(path), "-f", "json").stdout)
     assert len(doc["rounds"]) == 2 and doc["cards"] == 7
     assert doc["rounds"][0]["dealer"]["total"] == 17

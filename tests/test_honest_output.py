@@ -514,8 +514,10 @@ def test_replay_says_what_does_not_apply_and_where_cut_stopped_play(tmp_path):
     assert ("replay deals the cards as given, in order: penetration and shuffle do not apply "
             "here") in result.stderr
     assert result.stdout.rstrip().endswith(
-        "1 complete round from 10 cards; 5 cards left (no round starts once --cut 5 "
-        "cards are dealt)")
+        "1 complete round, 5 cards dealt of the 10 given; 5 cards left (--cut 5: no round "
+        "starts once 5 cards have been dealt)")
+    one = run("replay", "--cards", str(path), "--cut", "1")  # (a review: "--cut 1 cards")
+    assert one.stdout.rstrip().endswith("(--cut 1: no round starts once 1 card has been dealt)")
     plain = run("replay", "--cards", str(path))
     assert "warning" not in plain.stderr and "--cut" not in plain.stdout
 
