@@ -810,3 +810,28 @@ def test_a_local_cluster_that_does_not_start_is_named_and_closed_when_it_does(mo
             break
         time.sleep(0.05)
     assert closed == ["client", "cluster"]
+
+
+def test_an_unretrieved_all_exit_is_dropped_after_the_quiet_block_too():
+    # A fetch cut short by its time limit leaves Dask's AllExit in a task that asyncio reports
+    # ("Task exception was never retrieved", a traceback) when it is collected: once after the
+    # quiet block had ended, under load, between bjsim's own lines of a stopped run
+    import io
+    import logging
+
+    from distributed.client import AllExit
+
+    with D._dask_quiet():
+        pass
+    log, seen = logging.getLogger("asyncio"), io.StringIO()
+    handler = logging.StreamHandler(seen)
+    log.addHandler(handler)
+    try:
+        try:
+            raise AllExit()
+        except AllExit as err:
+            log.error("Task exception was never retrieved", exc_info=(AllExit, err, None))
+        log.error("another asyncio error", exc_info=(ValueError, ValueError("x"), None))
+    finally:
+        log.removeHandler(handler)
+    assert "never retrieved" not in seen.getvalue() and "another asyncio error" in seen.getvalue()
