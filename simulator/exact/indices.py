@@ -53,38 +53,53 @@ def depleted_shoe(decks_left: float, tags, true_count: float) -> np.ndarray:
     return comp
 
 
-def action_values(rules, shoe, hand, up: int) -> dict:
-    """Expected value of each first action against ``up``, from ``shoe`` (before the up card),
-    on ``hand``: a pair (two equal card values) as dealt, or the total of two other cards, every
-    two-card hand of that total weighted by its chance (as a chart's row is derived);
-    ``hand=None`` values insurance (per unit staked)."""
-    uc = UpCard(rules, up, None, shoe=shoe)
+def pre_deal_count(tags, decks_left: float, true_count: float, seen) -> float:
+    """The true count of a shoe of ``decks_left`` decks before the deal that is ``true_count``
+    once the cards ``seen`` (values; None for a card not known, its tag the shoe's average) are
+    dealt from it: the count a counter decides by holds the up card and the hand."""
+    n = 52.0 * decks_left
+    known = sum(float(tags[v - 1]) for v in seen if v is not None)
+    unknown = sum(v is None for v in seen)
+    running = (true_count * (n - len(seen)) / 52.0 - known) / (1.0 - unknown / n)
+    return running / decks_left
+
+
+def action_values(rules, tags, decks_left: float, true_count: float, hand, up: int) -> dict:
+    """Expected value of each first action against ``up`` on ``hand`` at ``true_count``, the
+    count as the decision is made (the up card and the hand seen, as a counter plays the cell):
+    a pair as dealt, or the total of two other cards, every two-card hand of that total weighted
+    by its chance; each hand valued on the average shoe of ``decks_left`` decks before the deal
+    whose count, with that hand and the up card dealt from it, is ``true_count``
+    (`pre_deal_count`); ``hand=None`` values insurance (per unit staked), the ace up and the
+    box's two cards (any) seen."""
     if hand is None:
-        c = uc.comp(())
-        p_ten = c[9] / c.sum()
+        shoe = depleted_shoe(decks_left, tags, pre_deal_count(tags, decks_left, true_count,
+                                                              (up, None, None)))
+        p_ten = shoe[9] / (shoe.sum() - 1)  # (the ace up dealt)
         return {"insurance": rules.insurance_pays * p_ten - (1 - p_ten), "no insurance": 0.0}
-    box = _Box(uc)
     a, b = sorted(hand)
-    if a == b:
-        return {k: float(v[0]) for k, v in box.options(a, b).items()}
-    total, soft = hand_total(hand_of(a, b))
+    at = depleted_shoe(decks_left, tags, true_count)
+    at[up - 1] -= 1
+    hands = [(a, b, 1.0)] if a == b else _row_hands(*hand_total(hand_of(a, b)), at)
     sums: dict = {}
     weight = 0.0
-    for x, y, p in _row_hands(total, soft, uc.comp(())):
+    for x, y, p in hands:
+        shoe = depleted_shoe(decks_left, tags, pre_deal_count(tags, decks_left, true_count,
+                                                              (up, x, y)))
         weight += p
-        for k, v in box.options(x, y).items():
+        for k, v in _Box(UpCard(rules, up, None, shoe=shoe)).options(x, y).items():
             sums[k] = sums.get(k, 0.0) + p * float(v[0])
     return {k: v / weight for k, v in sums.items()}
 
 
 def crossing(rules, tags, hand, up: int, low: str, high: str, decks_left: float = 3.0,
              counts=range(-10, 11)) -> float | None:
-    """The true count at which ``high`` becomes worth more than ``low`` (linear between the
-    integer counts scanned, the highest such change); None if ``high`` is never better at the
-    top of the scan, -inf if it is better throughout."""
+    """The true count at the decision at which ``high`` becomes worth more than ``low`` (linear
+    between the integer counts scanned, the highest such change); None if ``high`` is never
+    better at the top of the scan, -inf if it is better throughout."""
     diff = []
     for t in counts:
-        values = action_values(rules, depleted_shoe(decks_left, tags, t), hand, up)
+        values = action_values(rules, tags, decks_left, t, hand, up)
         diff.append(values[high] - values[low])
     ts = list(counts)
     if diff[-1] <= 0:
