@@ -117,16 +117,17 @@ def sevens_convention(rules: dict) -> str:
 def sevens_player_edge(rules: dict) -> dict | None:
     """Where the Super Sevens bet favours a player who plays 7-7 for it under ``rules`` (a
     `rules.rules_dict`, the side bet on): the house edge of the 7-7 play best for the bet at
-    each up card (a third card or not: hitting gives it where a third seven pays more than two,
-    as with the NZ pays; standing or splitting where it pays less), below 0: ``{"play",
-    "house_edge", "note"}`` (``note``: the warning in words); else None."""
+    each up card (a third card or not, by their exact returns: hitting with the NZ pays;
+    standing or splitting where a third seven is worth less to the bet than none), below 0:
+    ``{"play", "house_edge", "note"}`` (``note``: the warning in words); else None."""
     fields = {f.name for f in dataclasses.fields(Rules)}
     play, edge = _best_for_the_bet(Rules(**{k: tuple(v) if isinstance(v, list) else v
                                             for k, v in rules.items() if k in fields}))
     if edge >= 0:
         return None
     how = {"hit every 7-7": "a third card wherever the round goes on,",
-           "stand on every 7-7": "the bet settled on the two sevens, as splitting settles it;"}.get(
+           "stand on every 7-7": "the bet settled on the two sevens, as splitting settles it;",
+           "play 7-7 any way": "a third card or none: the bet returns the same either way;"}.get(
         play, "a third card against those up cards alone, none against the others;")
     return {"play": play, "house_edge": edge, "note": (
         f"these pays give the player the edge on the side bet: {_gerund(play)} ({how} the most "
@@ -137,7 +138,7 @@ def sevens_player_edge(rules: dict) -> dict | None:
 def _gerund(play: str) -> str:
     """``hit every 7-7`` -> ``hitting every 7-7``; ``stand on ...`` -> ``standing on ...``."""
     head, _, rest = play.partition(" ")
-    return {"hit": "hitting", "stand": "standing"}[head] + " " + rest
+    return {"hit": "hitting", "stand": "standing", "play": "playing"}[head] + " " + rest
 
 
 @functools.lru_cache(maxsize=64)
@@ -146,9 +147,16 @@ def _best_for_the_bet(rules: Rules) -> tuple[str, float]:
     not) in words, and its exact house edge (each format and each game of a comparison asks
     again)."""
     by_up = super_sevens(rules, "hit")["by_up"]
-    third = [up for up in range(1, 11) if by_up[up]["hit"] > by_up[up]["stand"]]
+
+    def better(a: float, b: float) -> bool:  # (beyond rounding: pays alike tie to 1e-14)
+        return a - b > 1e-9 * max(1.0, abs(a), abs(b))
+
+    third = [up for up in range(1, 11) if better(by_up[up]["hit"], by_up[up]["stand"])]
+    two = [up for up in range(1, 11) if better(by_up[up]["stand"], by_up[up]["hit"])]
     plays = {up: "hit" if up in third else "stand" for up in range(1, 11)}
-    if len(third) == 10:
+    if not third and not two:
+        play = "play 7-7 any way"
+    elif not two:
         play = "hit every 7-7"
     elif not third:
         play = "stand on every 7-7"

@@ -3455,3 +3455,21 @@ def test_the_manifest_writes_rounds_as_the_body_does_and_the_csv_raw(built):
     with open(out / "csv" / "manifest.csv") as f:
         rows = {r["item"]: r["value"] for r in csv.DictReader(f)}
     assert rows["rounds played"] == str(data["manifest"]["rounds_played"])
+
+
+def test_a_chart_s_best_7_7_play_says_for_which_pays_where_the_table_s_differ():
+    # A pay-table designer's review: the report's choices said basic-super-sevens' sevens row was
+    # the "best 7,7 play for the main wager plus a Super Sevens bet of 1 times it" under pays
+    # 3/1000/1000/10/10, where its hitting cost the player 18 pp against the best play
+    from simulator.assessment.figures import _describe
+    from simulator.strategy import load_strategy
+
+    chart = load_strategy("basic-super-sevens")
+    best = "Sevens row: best 7,7 play for the main wager plus a Super Sevens bet of 1 times it"
+    assert _describe(chart, Rules()).startswith(best + ". No insurance")
+    assert _describe(chart, Rules(super_sevens_pays=(3, 1000, 1000, 10, 10))).startswith(
+        best + " paying 3/50/100/500/5000, not for this table's bet of 1 paying "
+        "3/1000/1000/10/10. No insurance")
+    assert _describe(chart, Rules(super_sevens_bet=0.5)).startswith(
+        best + " paying 3/50/100/500/5000, not for this table's bet of 0.5 paying "
+        "3/50/100/500/5000.")
