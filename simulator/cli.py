@@ -811,13 +811,18 @@ class WholeRange(click.IntRange):
     def convert(self, value, param, ctx):
         if not isinstance(value, int):
             text = str(value).strip()
-            number = decimal.Decimal(text.replace("_", "") if self.FORM.fullmatch(text) else "NaN")
-            if not number.is_finite() or number != number.to_integral_value():
+            try:  # (an exponent beyond Decimal's own limit: InvalidOperation too)
+                number = decimal.Decimal(text.replace("_", "") if self.FORM.fullmatch(text)
+                                         else "NaN")
+                whole = number.is_finite() and number == number.to_integral_value()
+            except decimal.InvalidOperation:
+                whole = False
+            if not whole:
                 self.fail(f"{value!r} is not a whole number in the range "
                           f"{self._describe_range()}.", param, ctx)
             if number.adjusted() > 30:  # (beyond any range here: not written out in full)
-                self.fail(f"{value!r} is too large: allowed {self._describe_range()}.", param,
-                          ctx)
+                self.fail(f"{value!r} is too {'large' if number > 0 else 'small'}: allowed "
+                          f"{self._describe_range()}.", param, ctx)
             value = int(number)
         return super().convert(value, param, ctx)
 

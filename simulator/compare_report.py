@@ -222,10 +222,11 @@ def same_main_games(stats: dict, same: dict) -> dict[str, str]:
         key = (json.dumps(main, sort_keys=True), tuple(game.names))
         # (the same main game only where each plays 7-7 alike with the side bet up and not, as
         # `compare.same_game` asks: basic-super-sevens hits 7-7 against 8-A with the bet up)
-        if (key in seen and row is not stats["rows"][0] and game.label not in same
-                and same_game(seen[key], game, "house_edge")):
-            out[game.label] = seen[key].label
-        seen.setdefault(key, game)
+        if row is not stats["rows"][0] and game.label not in same:
+            alike = [g for g in seen.get(key, ()) if same_game(g, game, "house_edge")]
+            if alike:
+                out[game.label] = alike[0].label
+        seen.setdefault(key, []).append(game)
     return out
 
 

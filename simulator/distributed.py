@@ -209,16 +209,13 @@ def _start_local(n: int) -> tuple:
             made.set_exception(err)
 
     threading.Thread(target=make, name="bjsim-local-cluster", daemon=True).start()
-    try:
-        return made.result(timeout=START_TIMEOUT)
-    except TimeoutError:
+    if not concurrent.futures.wait([made], timeout=START_TIMEOUT).done:
+        # gave up: a pair made later is closed (at once, made since the wait ended)
+        made.add_done_callback(lambda f: f.exception() is None and _close_pair(*f.result()))
         raise SchedulerError(
             f"--scheduler local: the local Dask cluster of {n} worker processes did not start "
-            f"in {START_TIMEOUT:.0f} s: run again, or without --scheduler (threads)") from None
-    finally:  # gave up: a pair made later is closed
-        if not made.done():
-            made.add_done_callback(
-                lambda f: f.exception() is None and _close_pair(*f.result()))
+            f"in {START_TIMEOUT:g} s: run again, or without --scheduler (threads)")
+    return made.result()
 
 
 def _close_pair(client, cluster) -> None:

@@ -293,7 +293,7 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
             job.warm()
         elif not finished and not quiet:  # (the bar waits at 0% meanwhile)
             print("bjsim: starting a local Dask cluster (at most "
-                  f"{distributed.START_TIMEOUT:.0f} s)" if scheduler == "local" else
+                  f"{distributed.START_TIMEOUT:g} s)" if scheduler == "local" else
                   f"bjsim: connecting to the Dask scheduler at {scheduler} (at most "
                   f"{distributed.CONNECT_TIMEOUT})", file=sys.stderr, flush=True)
         stops.check_lost()  # (a stop lost importing or compiling: no chunk played)

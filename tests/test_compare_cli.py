@@ -1313,6 +1313,13 @@ def test_a_variant_whose_7_7_play_changes_with_the_side_bet_is_not_the_same_main
     assert ss["same_main_game_as"] is None and ss["same_game_as"] is None
     assert doc["multiple_comparisons"].startswith(
         "Many comparisons: 6 variants, 6 differences with a 95% interval;")
+    # a variant the same main game as a later earlier one (the second): named as its (a last
+    # read: only the first game of those rules was asked)
+    again = json.loads(run("compare", *TINY[:9], "--set", "super_sevens=false", "--strategy",
+                           "basic-super-sevens", "--vary", "super_sevens=true", "--vary",
+                           "super_sevens=true,super_sevens_pays=3,50,100,500,4000",
+                           "--no-exact", "-f", "json").stdout)
+    assert [v["same_main_game_as"] for v in again["variants"]] == [None, "super_sevens=true"]
     basic = [a if a != "basic-super-sevens" else "basic" for a in args]  # (7-7 alike: the same)
     doc = json.loads(run(*basic, "-f", "json").stdout)
     ss = next(v for v in doc["variants"] if v["label"] == "super_sevens=true")

@@ -801,7 +801,7 @@ def test_a_local_cluster_that_does_not_start_is_named_and_closed_when_it_does(mo
     with pytest.raises(D.SchedulerError) as err:
         D.connect("local", 2)
     assert str(err.value) == (
-        "--scheduler local: the local Dask cluster of 2 worker processes did not start in 0 s: "
+        "--scheduler local: the local Dask cluster of 2 worker processes did not start in 0.2 s: "
         "run again, or without --scheduler (threads)")
     assert closed == []
     go.set()
@@ -809,6 +809,40 @@ def test_a_local_cluster_that_does_not_start_is_named_and_closed_when_it_does(mo
         if len(closed) == 2:
             break
         time.sleep(0.05)
+    assert closed == ["client", "cluster"]
+
+
+def test_a_local_cluster_made_as_the_wait_ends_is_closed(monkeypatch):
+    # A last read: made between the wait's end and the check for it, the pair was never closed
+    import concurrent.futures
+
+    import distributed
+
+    closed, real_wait = [], concurrent.futures.wait
+
+    class Made:
+        def __init__(self, **kwargs):
+            pass
+
+        def close(self):
+            closed.append("cluster")
+
+    class Client:
+        def __init__(self, cluster):
+            pass
+
+        def close(self):
+            closed.append("client")
+
+    def late_wait(futures, timeout=None):  # as if the start ended just after the time limit
+        real_wait(futures)
+        return concurrent.futures._base.DoneAndNotDoneFutures(set(), set(futures))
+
+    monkeypatch.setattr(distributed, "LocalCluster", Made)
+    monkeypatch.setattr(distributed, "Client", Client)
+    monkeypatch.setattr(D.concurrent.futures, "wait", late_wait)
+    with pytest.raises(D.SchedulerError, match="did not start"):
+        D.connect("local", 1)
     assert closed == ["client", "cluster"]
 
 

@@ -46,8 +46,13 @@ def test_the_count_of_a_play_is_the_count_at_the_decision():
     # at the decision: its running count less their tags, over its decks.
     g = HI_LO.tags  # (10 and 2 and 3 up: tags -1, +1, +1: seen +1)
     assert X.pre_deal_count(g, 3.0, 1.0, (3, 10, 2)) == pytest.approx(((153 / 52) - 1) / 3)
-    # (the ace up seen, tag -1; the two cards of the box any: their tags the shoe's average)
-    assert X.pre_deal_count(g, 3.0, 0.0, (1, None, None)) == pytest.approx(1 / (1 - 2 / 156) / 3)
+    # the ace up seen (tag -1), the two cards of the box any (their tags the average of what
+    # the ace leaves): a count of 0 after the ace stays 0 after them, so +1 / 3 decks before
+    assert X.pre_deal_count(g, 3.0, 0.0, (1, None, None)) == pytest.approx(1 / 3)
+    assert X.pre_deal_count(g, 3.0, 0.0, (1,)) == pytest.approx(1 / 3)
+    # (cards of the average tag leave the true count as it was)
+    assert X.pre_deal_count(g, 3.0, 2.0, (1, None, None)) == pytest.approx(
+        X.pre_deal_count(g, 3.0, 2.0, (1,)))
     # at the index, by the analyzer, the play at or above it is the better one
     for hand, up, low, high, index in (((10, 2), 3, "hit", "stand", 2),
                                        ((6, 4), 10, "hit", "double", 4)):
@@ -144,11 +149,12 @@ def test_shipped_nz_index_file_is_well_formed():
 
 
 def test_an_index_is_the_nearest_count_but_keeps_count_zero_on_the_crossings_side():
-    # 11 v A crosses at +0.50 in the NZ game and 12 v 4 at +0.29 (before the counts were at
-    # the decision, 11 v A at +0.41 and 9 v 2 at +0.07): rounded to 0, the counter doubled them
-    # at a true count of exactly 0 (every running count of 0: about a fifth of decisions),
-    # where hitting is the better play and the chart's
-    assert [X.index_of(x) for x in (0.407, 0.067, 0.5, 1.317, 2.5, 4.961)] == [1, 1, 1, 1, 3, 5]
+    # 11 v A crosses at +0.499 in the NZ game and 12 v 4 at +0.29 (before the counts were at
+    # the decision, 11 v A at +0.41 and 9 v 2 at +0.07): rounded to 0, the counter would play
+    # them at a true count of exactly 0 (every running count of 0: about a fifth of decisions),
+    # where the play below is the better one and the chart's
+    assert [X.index_of(x) for x in (0.499, 0.29, 0.407, 0.067, 0.5, 1.317, 2.5, 4.961)] == [
+        1, 1, 1, 1, 1, 1, 3, 5]
     assert [X.index_of(x) for x in (0.0, -0.193, -0.5, -1.023, -2.495)] == [0, 0, 0, -1, -2]
 
 

@@ -144,6 +144,13 @@ def test_a_whole_number_option_reads_a_number_as_rounds_does(text, read):
     (["--workers", "1e99"], "'1e99' is too large: allowed x>=1."),
     (["--boxes", "1e40"], "'1e40' is too large: allowed 1<=x<=7."),
     (["--boxes", "8.0"], "8 is not in the range 1<=x<=7."),
+    # (a last read: an exponent beyond Decimal's own limit raised a traceback; -1e40 was "too
+    # large")
+    (["--workers", "1e999999999999999999999"],
+     "'1e999999999999999999999' is not a whole number in the range x>=1."),
+    (["--boxes", "1e-999999999999999999999"],
+     "'1e-999999999999999999999' is not a whole number in the range 1<=x<=7."),
+    (["--boxes", "-1e40"], "'-1e40' is too small: allowed 1<=x<=7."),
 ])
 def test_a_whole_number_option_refuses_in_one_line(args, words):
     line = is_one_line_error(invoke("simulate", "--rounds", "1000", *args))

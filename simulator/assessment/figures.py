@@ -992,7 +992,7 @@ def _describe(strat, rules, assessed=None) -> str:
 
 
 SEVENS_BEST = re.compile(r"Sevens row: best 7,7 play for the main wager plus a Super Sevens bet "
-                         r"of ([\d.]+) times it(?: \(pays ([\d./]+)\))?(\.?)$")
+                         r"of ([\d.]+) times it(?: \(pays ([\d.e+/]+)\))?(\.?)$")
 
 
 def _sevens_row_for(sentence: str, rules) -> str:

@@ -55,12 +55,15 @@ def depleted_shoe(decks_left: float, tags, true_count: float) -> np.ndarray:
 
 def pre_deal_count(tags, decks_left: float, true_count: float, seen) -> float:
     """The true count of a shoe of ``decks_left`` decks before the deal that is ``true_count``
-    once the cards ``seen`` (values; None for a card not known, its tag the shoe's average) are
-    dealt from it: the count a counter decides by holds the up card and the hand."""
+    once the cards ``seen`` (values; None for a card not known, its tag the average of the
+    shoe less the known cards) are dealt from it: the count a counter decides by holds the up
+    card and the hand. With the known cards' tags ``K`` (``m`` of them), ``u`` unknown and the
+    running count ``R`` before the deal, the count after it is ``(R + K) (1 - u / (n - m))``."""
     n = 52.0 * decks_left
-    known = sum(float(tags[v - 1]) for v in seen if v is not None)
-    unknown = sum(v is None for v in seen)
-    running = (true_count * (n - len(seen)) / 52.0 - known) / (1.0 - unknown / n)
+    known = [float(tags[v - 1]) for v in seen if v is not None]
+    unknown = len(seen) - len(known)
+    after = true_count * (n - len(seen)) / 52.0
+    running = after / (1.0 - unknown / (n - len(known))) - sum(known)
     return running / decks_left
 
 
