@@ -28,6 +28,7 @@ import time
 import uuid
 import warnings
 from collections.abc import Iterator
+from concurrent.futures import wait as futures_wait
 
 from simulator import stops
 from simulator.chunks import IN_FLIGHT_PER_WORKER, STOP_POLL, lookahead_for
@@ -209,7 +210,7 @@ def _start_local(n: int) -> tuple:
             made.set_exception(err)
 
     threading.Thread(target=make, name="bjsim-local-cluster", daemon=True).start()
-    if not concurrent.futures.wait([made], timeout=START_TIMEOUT).done:
+    if not futures_wait([made], timeout=START_TIMEOUT).done:
         # gave up: a pair made later is closed (at once, made since the wait ended)
         made.add_done_callback(lambda f: f.exception() is None and _close_pair(*f.result()))
         raise SchedulerError(
