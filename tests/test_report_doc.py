@@ -3479,3 +3479,37 @@ def test_a_chart_s_best_7_7_play_says_for_which_pays_where_the_table_s_differ():
     said = _sevens_row_for(best + " (pays 3/1e+06/1e+06/1/1)", Rules())
     assert said == best + (" paying 3/1e+06/1e+06/1/1, not for this table's bet of 1 paying "
                            "3/50/100/500/5000")
+
+
+def test_a_table_whose_third_seven_pays_less_explains_the_7_7_figures_its_way():
+    # A regulator's review, pays 3/130/130/1/1: the 7-7 section said the three-seven pays "need
+    # a hit or a double", as for the NZ pays, where here a third card can only lower the bet's
+    # pay; the Summary said nothing of the strategy's own -0.186% (the player's edge), and the
+    # volatility text called a top pay of 130 to 1 "far from normal even over 100,000 bets"
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules().replace(super_sevens_pays=(3, 130, 130, 1, 1))
+    fig, _ = exact_figures(rules, load_strategy("basic"))
+    why = figures._sevens(rules, fig, {})["why"]
+    assert "need a hit or a double" not in why, why
+    assert ("with these pays a third card is worth less to the bet than none, three sevens "
+            "paying 1 and 1 (lines d and e) against two sevens' 130 and 130 (lines b and c), so "
+            "the strategy's own figure is the lower.") in why
+    nz_why = figures._sevens(load_rules(), exact_figures(load_rules(), load_strategy("basic"))[0],
+                             {})["why"]
+    assert "need a hit or a double" in nz_why and "worth less" not in nz_why
+    assert sections._top_pay({"super_sevens_pays": [{"pays": 3}, {"pays": 130}]}) == 130
+    assert sections._top_pay({}) == 5000
+
+
+def test_the_summary_says_where_the_strategys_own_play_has_the_side_bets_edge(built):
+    # (the built report: the NZ pays, where it has not)
+    _, data, _ = built
+    text = " ".join(p for p in sections.summary(data).blocks if isinstance(p, str))
+    assert "With the strategy's own 7-7 play the player has the edge" not in text
+    edge = copy.deepcopy(data)
+    ss = next(w for w in edge["wagers"] if w["wager"] == "super_sevens")
+    ss["exact"] = 0.00186
+    text = " ".join(p for p in sections.summary(edge).blocks if isinstance(p, str))
+    assert ("With the strategy's own 7-7 play the player has the edge on the side bet (house edge "
+            "-0.186%): the casino loses on it on average to a player of this strategy.") in text

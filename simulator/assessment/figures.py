@@ -927,6 +927,15 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
         why = (f"{pair} differ because {fig_word} assumes the third card is always "
                f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
                "gives the return of hitting every 7-7.")
+    elif own_edge < published["house_edge"]:  # (a third seven worth less than none here)
+        b, c = rules.super_sevens_pays[1], rules.super_sevens_pays[2]
+        why = (f"{pair} differ because the bet is settled on the first two cards when 7-7 is "
+               f"split (14.4) or stood on (lines (b) and (c): no third card), which keeps the "
+               f"pays of two sevens, while {fig_word} assumes the third card is always dealt, "
+               + ("as when every 7-7 is hit" if same else peeked) + ": with these pays a third "
+               f"card is worth less to the bet than none, three sevens paying {d:g} and {e:g} "
+               f"(lines d and e) against two sevens' {b:g} and {c:g} (lines b and c), so the "
+               "strategy's own figure is the lower.")
     else:
         why = (f"{pair} differ because the bet is settled on the first two cards when 7-7 is "
                "split (14.4) or stood on (lines (b) and (c): no third card), so the "

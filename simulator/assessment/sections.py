@@ -421,6 +421,10 @@ def summary(data: dict) -> Section:
             + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
             "the 7-7 play says why the two figures "
             + ("agree." if data["sevens"].get("strategy_equals_published") else "differ."))
+        if ss["exact"] is not None and ss["exact"] > 0:  # (the strategy's own play wins)
+            text.append(f"With the strategy's own 7-7 play the player has the edge on the side "
+                        f"bet (house edge {fmt(-ss['exact'], 'pct3')}): the casino loses on it "
+                        "on average to a player of this strategy.")
         if data["sevens"].get("player_edge"):  # (a player who plays for the side bet wins)
             text.append(f"Warning: {data['sevens']['player_edge']['note']}, and the casino "
                         "loses on the side bet on average to a player who does so.")
@@ -1060,8 +1064,10 @@ def volatility(data: dict) -> Section:
         + (" A negative house edge and expected casino win (" + ", ".join(below) + ") means "
            "the player has the edge on that wager: the casino loses on average, as the summary "
            "says." if below else "")
-        + (" Super Sevens' result is a handful of large pays, far from normal even over "
-           f"100,000 bets ({_normal_reach(data['volatility'])}): its low and high are the "
+        + ((" Super Sevens' result is a handful of large pays, far from normal even over "
+            "100,000 bets" if _top_pay(data) >= 1000 else
+            f" Super Sevens' result rests on its largest pays, up to {_top_pay(data):g} to 1")
+           + f" ({_normal_reach(data['volatility'])}): its low and high are the "
            "central range of 400,000 "
            "sets of N bets drawn from its exact line chances (seed 1994; each tail's chance "
            "within about 0.07 percentage points at 95%), and its VI only for comparison with "
@@ -1111,6 +1117,12 @@ def _edge_source_text(data: dict) -> str:
             f"higher by the cut-card effect ({size}); its simulated house edge{sim} would be "
             "used for the main game, but this run measures it less closely than that effect, "
             "so the exact one is the nearer figure here.")
+
+
+def _top_pay(data: dict) -> float:
+    """The largest Super Sevens pay of the report's pay table (5000, the NZ table's, without
+    one)."""
+    return max((r["pays"] for r in data.get("super_sevens_pays") or ()), default=5000)
 
 
 def _normal_reach(rows: list[dict]) -> str:
