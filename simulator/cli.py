@@ -2430,7 +2430,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
         raise BjsimError(f"--decks-left {depth:g}: allowed at most the shoe's {rules.decks} "
-                         "decks")
+                         + ("deck" if rules.decks == 1 else "decks"))
     if not quiet and system.balanced:  # (an unbalanced count is refused in one line)
         click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
@@ -2444,7 +2444,9 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     if missing and not quiet:
         top = scan_top(system.tags)
         click.echo(f"bjsim: not written (the better action does not change at a true count from "
-                   f"-{top} to +{top}): {', '.join(missing)}", err=True)
+                   f"-{top} to +{top}, as far as a shoe of {depth:g} "
+                   f"{'deck' if depth == 1 else 'decks'} holds the play's cards): "
+                   f"{', '.join(missing)}", err=True)
     command = " ".join(["bjsim strategy indices", _rules_words(rules_path, overrides, boxes,
                                                                super_sevens),
                         f"--count {count_name}" if count_name != "hi-lo" else "",

@@ -609,3 +609,21 @@ def test_a_surrendered_7_7_is_settled_on_its_two_sevens_by_the_sevens_left(hole_
     six = Rules(hole_card=hole_card, surrender="early", super_sevens=True)
     assert value_by_sevens_left(six, 312, 24, plays) == pytest.approx(
         super_sevens(six, plays)["ev"], abs=1e-12)
+
+
+def test_a_count_whose_shoe_cannot_hold_the_hand_is_not_valued():
+    # An index reviewer: at half a deck 10,2 v 2 was valued at +5 to +10 on shoes holding -0.12
+    # to -0.34 twos once the hand and up card were dealt, and the 1-deck 12 v 2 index (+6) was
+    # read between them. Such a count is not valued: the scan stops below it.
+    with pytest.raises(X.NoSuchShoe):
+        X.action_values(Rules(), HI_LO.tags, 0.5, 6, (10, 2), 2)
+    X.action_values(Rules(), HI_LO.tags, 0.5, 0, (10, 2), 2)  # (within: valued)
+    assert X.crossing(Rules(decks=1), HI_LO.tags, (10, 2), 2, "hit", "stand", 0.5) is None
+    plays = X.derive_indices(Rules(decks=1), HI_LO, workers=1)
+    gone = [p["name"] for p in plays if p["index"] is None]
+    assert "12 v 2" in gone and "16 v 10" not in gone
+    text = X.dumps_indices(plays, "one", Rules(decks=1), HI_LO, 0.5)
+    assert ("true count from -10 to +10 (as far as a shoe of 0.5 decks holds the play's "
+            "cards)") in text
+    one = X.dumps_indices(plays, "one", Rules(decks=2), HI_LO, 1.0)
+    assert "1 deck left" in one and "1 decks" not in one

@@ -42,6 +42,10 @@ ILLUSTRIOUS_18 = (
 )
 
 
+class NoSuchShoe(ValueError):
+    """A true count whose average shoe holds no card of a value it needs."""
+
+
 def depleted_shoe(decks_left: float, tags, true_count: float) -> np.ndarray:
     """The average composition (by value, A..T; fractional) of ``decks_left`` decks at
     ``true_count`` of a balanced count with ``tags``."""
@@ -49,7 +53,7 @@ def depleted_shoe(decks_left: float, tags, true_count: float) -> np.ndarray:
     k = true_count / float((DECK * g * g).sum())
     comp = decks_left * DECK * (1.0 - k * g)
     if (comp <= 0).any():
-        raise ValueError(f"true count {true_count} empties a card value at {decks_left} decks")
+        raise NoSuchShoe(f"true count {true_count} empties a card value at {decks_left} decks")
     return comp
 
 
@@ -89,6 +93,12 @@ def action_values(rules, tags, decks_left: float, true_count: float, hand, up: i
     for x, y, p in hands:
         shoe = depleted_shoe(decks_left, tags, pre_deal_count(tags, decks_left, true_count,
                                                               (up, x, y)))
+        left = shoe.copy()
+        for v in (x, y, up):
+            left[v - 1] -= 1
+        if (left < 0).any():  # (a half deck at +6 holds no whole 2 for 10,2 v 2)
+            raise NoSuchShoe(f"true count {true_count} leaves no {up} up and {x},{y} in "
+                             f"{decks_left} decks")
         weight += p
         for k, v in _Box(UpCard(rules, up, None, shoe=shoe)).options(x, y).items():
             sums[k] = sums.get(k, 0.0) + p * float(v[0])
@@ -99,13 +109,21 @@ def crossing(rules, tags, hand, up: int, low: str, high: str, decks_left: float 
              counts=range(-10, 11)) -> float | None:
     """The true count at the decision at which ``high`` becomes worth more than ``low`` (linear
     between the integer counts scanned, the highest such change); None if ``high`` is never
-    better at the top of the scan, -inf if it is better throughout."""
-    diff = []
+    better at the top of the scan, -inf if it is better throughout. A count whose average shoe
+    cannot hold the up card and a hand of the play (a shallow shoe, far from 0) is not valued:
+    the scan is the run of counts around 0 that can."""
+    diff, ts = [], []
     for t in counts:
-        values = action_values(rules, tags, decks_left, t, hand, up)
+        try:
+            values = action_values(rules, tags, decks_left, t, hand, up)
+        except NoSuchShoe:
+            if t <= 0:
+                diff, ts = [], []  # (below 0: the run starts above it)
+                continue
+            break
         diff.append(values[high] - values[low])
-    ts = list(counts)
-    if diff[-1] <= 0:
+        ts.append(t)
+    if not diff or diff[-1] <= 0:
         return None
     for i in range(len(ts) - 1, 0, -1):
         if diff[i - 1] <= 0 < diff[i]:
@@ -228,14 +246,16 @@ def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float
         f"count = {q(system.name)}",
         f"description = {q(_rules_words(system, rules))}",
         "source = " + q(f"Exact analysis of shoes depleted to each true count, {decks_left:g} "
-                        "decks left (the Illustrious 18 plays of D. Schlesinger, Blackjack "
+                        f"{'deck' if decks_left == 1 else 'decks'} left (the Illustrious 18 plays "
+                        "of D. Schlesinger, Blackjack "
                         "Attack, re-derived for these rules)"),
     ]
     missing = [p["name"] for p in plays if p["index"] is None]
     if missing:  # (a play needs an index: `simulator.index_plays`)
         top = scan_top(system.tags)
         lines += [f"# Not written: {', '.join(missing)}: the better action does not change at a "
-                  f"true count from -{top} to +{top}."]
+                  f"true count from -{top} to +{top} (as far as a shoe of {decks_left:g} "
+                  f"{'deck' if decks_left == 1 else 'decks'} holds the play's cards)."]
     for p in plays:
         if p["index"] is None:
             continue
