@@ -226,9 +226,21 @@ def _rules_words(system, rules) -> str:
 
     takes = ("" if no_effect(rules, "dealer_blackjack_takes")  # (under a peek: none)
              else f"dealer blackjack takes {rules.dealer_blackjack_takes}, ")
+    from simulator.rules import Rules
+
+    nz = Rules()  # (the other keys that move a play, where they are not the NZ game's)
+    more = "".join(f", {k} {_toml_word(getattr(rules, k))}" for k in (
+        "double_after_split", "max_hands", "resplit_aces", "hit_split_aces", "surrender",
+        "blackjack_pays", "insurance_pays")
+        if getattr(rules, k) != getattr(nz, k) and not no_effect(rules, k))
     return (f"{system.name} index plays for {rules.decks} {plural(rules.decks, 'deck', 'decks')}"
             f", hole card {rules.hole_card}, {takes}"
-            f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, double {rules.double_on}")
+            f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, double {rules.double_on}{more}")
+
+
+def _toml_word(v) -> str:
+    """A rule value as a description gives it: ``true``, ``4``, ``1.2``, ``late``."""
+    return str(v).lower() if isinstance(v, bool) else f"{v:g}" if isinstance(v, float) else str(v)
 
 
 def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float,
