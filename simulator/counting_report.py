@@ -365,6 +365,7 @@ def plan_dict(plan) -> dict:
             "count": plan.count_file or plan.count.name, "count_name": plan.count.name,
             "count_kind": plan.count_kind,
             "deck_estimation": plan.resolution, "indices": plan.indices,
+            "indices_name": None if plan.plays is None else plan.plays.name,
             "strategy": plan.strategy, "bet": ramp(plan.bet),
             "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
@@ -1325,11 +1326,14 @@ INDEX_WORDS = {"hi-lo-nz": "the NZ Illustrious 18"}
 def plan_words(p: dict, kind: str | None = None) -> str:
     """A plan's count (with ``kind``: ``true count``), deck estimation and index plays
     (`plan_dict`) in plain words: ``count hi-lo, the decks left estimated to the nearest half
-    deck; index plays: the NZ Illustrious 18 (hi-lo-nz)``; a count file by its name and the
-    file as the plan names it (``count myhilo (c/cnt.toml)``)."""
+    deck; index plays: the NZ Illustrious 18 (hi-lo-nz)``; a count file or index file by its
+    name and the file as the plan names it (``count myhilo (c/cnt.toml)``)."""
     indices = p["indices"]
     name = None if not indices else str(indices)
     words = None if name is None else INDEX_WORDS.get(name)
+    own = p.get("indices_name")  # (a file's own name, its file beside it, as a count's)
+    if own and own != name and not words:
+        words = own
     est = ("the running count decides (an unbalanced count: no deck estimate)"
            if p.get("count_kind") == "running count"
            else ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"]))

@@ -1553,3 +1553,22 @@ def test_csv_gives_the_boxes_and_sd_of_the_flat_and_basic_figures():
     assert int(rows[("advantage", "basic_n")]) == doc["basic"]["n"]
     assert float(rows[("advantage", "basic_sd")]) == doc["basic"]["sd"]
     assert int(rows[("super_sevens", "flat_n")]) == doc["super_sevens"]["flat"]["n"]
+
+
+def test_an_index_file_is_named_by_its_own_name_beside_its_file(tmp_path):
+    # An index reviewer: the Plan line and json named a plan's index file by its path alone,
+    # never by the set's own name (a count file is shown by its name, the file in brackets)
+    from simulator.index_plays import INDEX_DIR
+
+    mine = tmp_path / "mine.toml"
+    mine.write_text((INDEX_DIR / "hi-lo-nz.toml").read_text().replace(
+        'name = "hi-lo-nz"', 'name = "my-nz-set"'))
+    plan = tmp_path / "p.toml"
+    plan.write_text(f'name = "p"\ncount = "hi-lo"\nindices = "{mine.as_posix()}"\n'
+                    "[bet]\nbase = 1\n")
+    out = invoke("count", "--plan", plan, "--rounds", "2000", "-q")
+    assert out.exit_code == 0, out.output
+    assert f"index plays: my-nz-set ({mine.as_posix()})" in out.stdout
+    doc = json.loads(invoke("count", "--plan", plan, "--rounds", "2000", "-q", "-f",
+                            "json").stdout)
+    assert doc["results"]["plan"]["indices_name"] == "my-nz-set"
