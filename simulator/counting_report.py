@@ -45,7 +45,6 @@ from simulator.tally import (
     _figure,
     _mean_sd,
     bets_words,
-    big_pay,
     few_insurance_bets,
     line_chances,
     per,
@@ -383,8 +382,7 @@ LINE_SEVENS = {"a": 1, "b": 2, "c": 2, "d": 3, "e": 3}
 
 
 def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
-    """The Super Sevens lines paying over 3 to 1 (and over line (a): `tally.big_pay`) that
-    ``strategy`` can make (by its 7-7 play;
+    """The Super Sevens lines paying over 3 to 1 that ``strategy`` can make (by its 7-7 play;
     None: hitting every 7-7, the published convention; `tally.ss_lines_possible`) and the shoe
     can deal (`tally.ss_lines_dealable`), each with its chance per bet from a full shoe (rule
     14)."""
@@ -392,7 +390,7 @@ def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
     possible = ss_lines_dealable(rules) if strategy is None else ss_lines_possible([strategy],
                                                                                    rules)
     pays = dict(zip(SS_LINES, list(rules.super_sevens_pays) + [-1], strict=True))
-    return [(k, chances[k]) for k in possible if pays[k] > big_pay(pays["a"]) and chances[k] > 0]
+    return [(k, chances[k]) for k in possible if pays[k] > 3 and chances[k] > 0]
 
 
 def rarest_line(rules, strategy=None) -> tuple[str, float] | None:

@@ -23,13 +23,6 @@ from simulator.rules import validate
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
-
-
-def big_pay(pay_a) -> int:
-    """The pay a Super Sevens line must exceed to need `MIN_WINS` wins before an interval: 3 to
-    1, or line (a)'s where it pays more (a rarer line paying no more than the commonest win adds
-    no big rare pay: with every line paying 13 the bet is two-valued, +13 or -1)."""
-    return max(3, int(pay_a))
 MIN_ROUNDS = 30  # rounds before the house edge's interval does (at 10, 95% intervals held 89%)
 SS_LINES = ("a", "b", "c", "d", "e", "f")
 SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
@@ -412,8 +405,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
             "contribution_se": None if se is None else abs(pay) * se,
         }
     rare = [(expected[k], k) for k, v in lines.items()
-            if v["pays"] > big_pay(lines["a"]["pays"]) and k in ss_lines_possible
-            and k in dealable]
+            if v["pays"] > 3 and k in ss_lines_possible and k in dealable]
     rare = [x for x in rare if x[0] > 0]
     few_wins = rare_line = None
     if bets and rare and min(rare)[0] < MIN_WINS:
@@ -633,8 +625,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
             note = None
             expected = [(n * chances[min(k, len(chances) - 1)][name], name)
                         for name, v in lines.items()
-                        if v["pays"] > big_pay(lines["a"]["pays"]) and name in possible[k]
-                        and name in dealable]
+                        if v["pays"] > 3 and name in possible[k] and name in dealable]
             if expected and min(expected)[0] < MIN_WINS:
                 x, name = min(expected)
                 note = (f"about {wins_words(x)} of line ({name}) expected in its "
