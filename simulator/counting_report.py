@@ -100,12 +100,12 @@ MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD toget
 NO_EDGE = ("not applicable without an edge (the mean net per round is not above 0): SCORE, the "
            "win per 100 rounds of the bets scaled as Kelly would to a 10,000-unit bankroll, and "
            "N0, the rounds for the win to reach one SD, assume the counter wins")
-RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (on the NZ table up to "
-                 "5000 to 1) "
+RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (far above the main "
+                 "game's) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
-RUIN_FROM_NETS = ("worked out from the distribution of a round's net, as the Super Sevens pays (on "
-                  "the NZ table up to 5000 to 1) make it far from normal: exp(-R B), R the rate "
+RUIN_FROM_NETS = ("worked out from the distribution of a round's net, as the Super Sevens pays "
+                  "(far above the main game's) make it far from normal: exp(-R B), R the rate "
                   "at which "
                   "the mean of exp(-R x) over the rounds' nets x is 1 (for normal rounds R = "
                   "2 m / s^2, the diffusion formula's), the rounds taken as independent as that "

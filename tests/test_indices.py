@@ -640,3 +640,9 @@ def test_an_index_files_description_names_the_rule_keys_that_move_its_plays():
                                    super_sevens=False))
     assert us == "hi-lo index plays for 6 decks, hole card peek, S17, double any, max_hands 4"
     assert _rules_words(HI_LO, Rules()).endswith("S17, double hard")  # (the shipped file's)
+
+
+def test_a_scan_cut_short_below_0_does_not_say_always():
+    # A last read: at a quarter deck the counts below 0 hold no 10,3 v 3, and stand, the better
+    # play from the run's start (0) up, was written "index -99, played at every count"
+    assert X.crossing(Rules(decks=1), HI_LO.tags, (10, 3), 3, "hit", "stand", 0.25) is None

@@ -3513,3 +3513,17 @@ def test_the_summary_says_where_the_strategys_own_play_has_the_side_bets_edge(bu
     text = " ".join(p for p in sections.summary(edge).blocks if isinstance(p, str))
     assert ("With the strategy's own 7-7 play the player has the edge on the side bet (house edge "
             "-0.186%): the casino loses on it on average to a player of this strategy.") in text
+
+
+def test_the_7_7_sentence_for_a_third_seven_paying_less_at_one_deck_names_lines_b_and_d():
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules().replace(decks=1, super_sevens_pays=(3, 130, 130, 1, 1))
+    fig, _ = exact_figures(rules, load_strategy("basic"))
+    why = figures._sevens(rules, fig, {})["why"]
+    assert ("three sevens paying 1 (line d) against two sevens' 130 (line b; one deck deals "
+            "neither c nor e)") in why, why
+    # the top pay that can be made: one deck deals no (e), so 500 for the NZ table
+    rows = [{"pays": p, "probability": 0.0 if line == "e" else 0.1}
+            for line, p in zip("abcde", (3, 50, 100, 500, 5000), strict=True)]
+    assert sections._top_pay({"super_sevens_pays": rows}) == 500

@@ -933,9 +933,11 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
                f"split (14.4) or stood on (lines (b) and (c): no third card), which keeps the "
                f"pays of two sevens, while {fig_word} assumes the third card is always dealt, "
                + ("as when every 7-7 is hit" if same else peeked) + ": with these pays a third "
-               f"card is worth less to the bet than none, three sevens paying {d:g} and {e:g} "
-               f"(lines d and e) against two sevens' {b:g} and {c:g} (lines b and c), so the "
-               "strategy's own figure is the lower.")
+               "card is worth less to the bet than none, three sevens paying "
+               + (f"{d:g} and {e:g} (lines d and e) against two sevens' {b:g} and {c:g} (lines b "
+                  "and c)" if rules.decks > 1 else f"{d:g} (line d) against two sevens' {b:g} "
+                  "(line b; one deck deals neither c nor e)")
+               + ", so the strategy's own figure is the lower.")
     else:
         why = (f"{pair} differ because the bet is settled on the first two cards when 7-7 is "
                "split (14.4) or stood on (lines (b) and (c): no third card), so the "

@@ -1120,9 +1120,10 @@ def _edge_source_text(data: dict) -> str:
 
 
 def _top_pay(data: dict) -> float:
-    """The largest Super Sevens pay of the report's pay table (5000, the NZ table's, without
-    one)."""
-    return max((r["pays"] for r in data.get("super_sevens_pays") or ()), default=5000)
+    """The largest Super Sevens pay of the report's pay table that can be dealt and made (5000,
+    the NZ table's, without one): one deck deals no (e), never-bust makes no (d) or (e)."""
+    return max((r["pays"] for r in data.get("super_sevens_pays") or ()
+                if r.get("probability", 1) > 0), default=5000)
 
 
 def _normal_reach(rows: list[dict]) -> str:

@@ -112,13 +112,13 @@ def crossing(rules, tags, hand, up: int, low: str, high: str, decks_left: float 
     better at the top of the scan, -inf if it is better throughout. A count whose average shoe
     cannot hold the up card and a hand of the play (a shallow shoe, far from 0) is not valued:
     the scan is the run of counts around 0 that can."""
-    diff, ts = [], []
+    diff, ts, low_cut = [], [], False
     for t in counts:
         try:
             values = action_values(rules, tags, decks_left, t, hand, up)
         except NoSuchShoe:
             if t <= 0:
-                diff, ts = [], []  # (below 0: the run starts above it)
+                diff, ts, low_cut = [], [], True  # (below 0: the run starts above it)
                 continue
             break
         diff.append(values[high] - values[low])
@@ -128,7 +128,7 @@ def crossing(rules, tags, hand, up: int, low: str, high: str, decks_left: float 
     for i in range(len(ts) - 1, 0, -1):
         if diff[i - 1] <= 0 < diff[i]:
             return ts[i - 1] + (0 - diff[i - 1]) / (diff[i] - diff[i - 1]) * (ts[i] - ts[i - 1])
-    return float("-inf")
+    return None if low_cut else float("-inf")  # (better from the run's start: not known below)
 
 
 def _crossing_of(task) -> float | None:
