@@ -150,12 +150,30 @@ def indices_note(rules, plan) -> str | None:
 
     path = dict(plan.files).get("index plays")
     shipped = path is not None and path.resolve().parent == INDEX_DIR.resolve()
+    if path is not None and not shipped and plan.plays is not None:
+        return _own_indices_note(rules, plan, path)
     changed = chart_change(rules)
     if not shipped or not changed:
         return None
     return (f"the index plays {path.stem} were derived for the NZ rules; these rules "
             f"differ ({changed}), which can move the indices: bjsim strategy indices derives "
             "them for these rules")
+
+
+def _own_indices_note(rules, plan, path) -> str | None:
+    """For a plan's own index file as `bjsim strategy indices` writes it (its description
+    ``COUNT index plays for RULES``): a line where RULES are not these rules' words
+    (`exact.indices._rules_words`), which can move the indices; else None (a file written
+    otherwise says nothing of its rules)."""
+    from simulator.exact.indices import _rules_words
+
+    head = f"{plan.count.name} index plays for "
+    said, ours = plan.plays.description, _rules_words(plan.count, rules)
+    if not said.startswith(head) or said == ours:
+        return None
+    return (f"the index plays {plan.plays.name} ({path.name}) were derived for "
+            f"{said.removeprefix(head)}; these rules are {ours.removeprefix(head)}, which can "
+            "move the indices: bjsim strategy indices derives them for these rules")
 
 
 def boxes_note(rules, plan) -> str | None:

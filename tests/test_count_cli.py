@@ -1095,7 +1095,9 @@ def test_shipped_index_plays_under_other_rules_say_they_were_derived_for_nz(tmp_
     shipped = ROOT / "strategies" / "indices" / "hi-lo-nz.toml"
     own = tmp_path / "mine.toml"
     own.write_text(shipped.read_text())
-    for indices, said in (("hi-lo-nz", True), (str(shipped), True), (str(own), False)):
+    # (a copy elsewhere is a file of the user's own, said by its description to be the NZ
+    # game's: said too, since its description names other rules than these)
+    for indices, said in (("hi-lo-nz", True), (str(shipped), True), (str(own), True)):
         path = tmp_path / "p.toml"
         path.write_text(f'count = "hi-lo"\nindices = "{indices}"\n[bet]\nbase = 1\n')
         note = count_runs.indices_note(h17_rules, load_plan(path))
@@ -1572,3 +1574,31 @@ def test_an_index_file_is_named_by_its_own_name_beside_its_file(tmp_path):
     doc = json.loads(invoke("count", "--plan", plan, "--rounds", "2000", "-q", "-f",
                             "json").stdout)
     assert doc["results"]["plan"]["indices_name"] == "my-nz-set"
+
+
+def test_an_own_index_file_derived_for_other_rules_is_said_to_be(tmp_path):
+    # An index reviewer: only the shipped hi-lo-nz was said to be derived for other rules; a
+    # counter's own file for the US game, played in the NZ game, passed without a word
+    from simulator.counting import load_count
+    from simulator.exact import indices as X
+    from simulator.rules import Rules
+
+    us = Rules(hole_card="peek", double_on="any", max_hands=4, super_sevens=False)
+    hi = load_count("hi-lo")
+    plays = [{"name": "insurance", "chart": "insurance", "row": "insurance", "up": "A",
+              "below": "N", "at_or_above": "Y", "index": 3, "crossing": 2.74}]
+    mine = tmp_path / "us.toml"
+    mine.write_text(X.dumps_indices(plays, "hi-lo-us", us, hi, 3.0))
+    plan = tmp_path / "p.toml"
+    plan.write_text(f'name = "p"\ncount = "hi-lo"\nindices = "{mine.as_posix()}"\n'
+                    "[bet]\nbase = 1\n")
+    doc = json.loads(invoke("count", "--plan", plan, "--rounds", "2000", "-q", "-f",
+                            "json").stdout)
+    assert doc["run"]["indices_note"] == (
+        "the index plays hi-lo-us (us.toml) were derived for 6 decks, hole card peek, S17, "
+        "double any, max_hands 4; these rules are 6 decks, hole card none, dealer blackjack "
+        "takes original-and-busted, S17, double hard, which can move the indices: bjsim "
+        "strategy indices derives them for these rules")
+    same = json.loads(invoke("count", "--plan", plan, "--rounds", "2000", "-q", "-f", "json",
+                             "--rules", "us-6deck-s17-das-peek").stdout)
+    assert same["run"]["indices_note"] is None
