@@ -2424,13 +2424,14 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     """
     from simulator.counting import load_count
     from simulator.exact.indices import derive_indices, dumps_indices, scan_top
+    from simulator.rules import plural
 
     rules, meta, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
     system = load_count(count_name)
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
         raise BjsimError(f"--decks-left {depth:g}: allowed at most the shoe's {rules.decks} "
-                         + ("deck" if rules.decks == 1 else "decks"))
+                         + plural(rules.decks, "deck", "decks"))
     if not quiet and system.balanced:  # (an unbalanced count is refused in one line)
         click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
@@ -2445,7 +2446,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
         top = scan_top(system.tags)
         click.echo(f"bjsim: not written (the better action does not change at a true count from "
                    f"-{top} to +{top}, as far as a shoe of {depth:g} "
-                   f"{'deck' if depth == 1 else 'decks'} holds the play's cards): "
+                   f"{plural(depth, 'deck', 'decks')} holds the play's cards): "
                    f"{', '.join(missing)}", err=True)
     command = " ".join(["bjsim strategy indices", _rules_words(rules_path, overrides, boxes,
                                                                super_sevens),

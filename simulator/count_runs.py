@@ -163,12 +163,12 @@ def indices_note(rules, plan) -> str | None:
 def _own_indices_note(rules, plan, path) -> str | None:
     """For a plan's own index file as `bjsim strategy indices` writes it (its description
     ``COUNT index plays for RULES``): a line where RULES are not these rules' words
-    (`exact.indices._rules_words`), which can move the indices; else None (a file written
+    (`exact.indices.rules_words`), which can move the indices; else None (a file written
     otherwise says nothing of its rules)."""
-    from simulator.exact.indices import _rules_words
+    from simulator.exact.indices import rules_words
 
     head = f"{plan.count.name} index plays for "
-    said, ours = plan.plays.description, _rules_words(plan.count, rules)
+    said, ours = plan.plays.description, rules_words(plan.count, rules)
     if not said.startswith(head) or said == ours:
         return None
     return (f"the index plays {plan.plays.name} ({path.name}) were derived for "

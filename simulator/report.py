@@ -38,6 +38,7 @@ import math
 import pandas as pd
 
 from simulator import __version__
+from simulator.exact.hands import up_label
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.rules import Rules, marked_changes, plural, unlike_nz_line
 from simulator.source import provenance
@@ -125,20 +126,23 @@ def sevens_player_edge(rules: dict) -> dict | None:
                                             for k, v in rules.items() if k in fields}))
     if edge >= 0:
         return None
-    how = {"hit every 7-7": "a third card wherever the round goes on,",
-           "stand on every 7-7": "the bet settled on the two sevens, as splitting settles it;",
-           "play 7-7 any way": "a third card or none: the bet returns the same either way;"}.get(
-        play, "a third card against those up cards alone, none against the others;")
+    doing, how = BEST_WORDS.get(play, (
+        "hitting" + play.removeprefix("hit"),
+        "a third card against those up cards alone, none against the others;"))
     return {"play": play, "house_edge": edge, "note": (
-        f"these pays give the player the edge on the side bet: {_gerund(play)} ({how} the most "
-        f"any 7-7 play gives the bet) makes its house edge {_pct(edge)}, {_pct(-edge)} a unit "
+        f"these pays give the player the edge on the side bet: {doing} ({how} the most any "
+        f"7-7 play gives the bet) makes its house edge {_pct(edge)}, {_pct(-edge)} a unit "
         "staked to the player")}
 
 
-def _gerund(play: str) -> str:
-    """``hit every 7-7`` -> ``hitting every 7-7``; ``stand on ...`` -> ``standing on ...``."""
-    head, _, rest = play.partition(" ")
-    return {"hit": "hitting", "stand": "standing", "play": "playing"}[head] + " " + rest
+# The 7-7 plays best for the bet the same at every up card (`_best_for_the_bet`), in the
+# warning's words; a play by up card is "hit 7-7 against ...", told in words of its own.
+BEST_WORDS = {
+    "hit every 7-7": ("hitting every 7-7", "a third card wherever the round goes on,"),
+    "stand on every 7-7": ("standing on every 7-7",
+                           "the bet settled on the two sevens, as splitting settles it;"),
+    "play 7-7 any way": ("playing 7-7 any way",
+                         "a third card or none: the bet returns the same either way;")}
 
 
 @functools.lru_cache(maxsize=64)
@@ -161,7 +165,7 @@ def _best_for_the_bet(rules: Rules) -> tuple[str, float]:
     elif not third:
         play = "stand on every 7-7"
     else:
-        play = "hit 7-7 against " + ", ".join("A" if up == 1 else str(up) for up in third)
+        play = "hit 7-7 against " + ", ".join(map(up_label, third))
     return play, float(super_sevens(rules, plays)["house_edge"])
 
 

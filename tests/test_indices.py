@@ -632,14 +632,14 @@ def test_a_count_whose_shoe_cannot_hold_the_hand_is_not_valued():
 def test_an_index_files_description_names_the_rule_keys_that_move_its_plays():
     # An index reviewer: files for insurance paying 3 to 1 (insurance index -8) and for the NZ
     # game (+3) had the same description; the US file's left out its four hands
-    from simulator.exact.indices import _rules_words
+    from simulator.exact.indices import rules_words
 
-    words = _rules_words(HI_LO, Rules(insurance_pays=3.0))
+    words = rules_words(HI_LO, Rules(insurance_pays=3.0))
     assert words.endswith("S17, double hard, insurance_pays 3"), words
-    us = _rules_words(HI_LO, Rules(hole_card="peek", double_on="any", max_hands=4,
+    us = rules_words(HI_LO, Rules(hole_card="peek", double_on="any", max_hands=4,
                                    super_sevens=False))
     assert us == "hi-lo index plays for 6 decks, hole card peek, S17, double any, max_hands 4"
-    assert _rules_words(HI_LO, Rules()).endswith("S17, double hard")  # (the shipped file's)
+    assert rules_words(HI_LO, Rules()).endswith("S17, double hard")  # (the shipped file's)
 
 
 def test_a_scan_cut_short_below_0_does_not_say_always():

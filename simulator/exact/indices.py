@@ -17,6 +17,7 @@ from simulator.exact.analyze import _Box, _row_hands
 from simulator.exact.player import UpCard, compile_here, hand_of, hand_total
 from simulator.exact.shoe import DECK
 from simulator.processes import map_spawned
+from simulator.rules import plural
 
 # The Illustrious 18 (Don Schlesinger, Blackjack Attack, 3rd ed., Hi-Lo, multi-deck S17 peek):
 # (name, hand, up card, action below the index, action at or above it, published index).
@@ -221,13 +222,13 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
     return out
 
 
-def _rules_words(system, rules) -> str:
-    from simulator.rules import no_effect, plural
+def rules_words(system, rules) -> str:
+    """An index file's description: ``COUNT index plays for`` the rules' keys that move its
+    plays (those beyond the first six where they are not the NZ game's)."""
+    from simulator.rules import Rules, no_effect
 
     takes = ("" if no_effect(rules, "dealer_blackjack_takes")  # (under a peek: none)
              else f"dealer blackjack takes {rules.dealer_blackjack_takes}, ")
-    from simulator.rules import Rules
-
     nz = Rules()  # (the other keys that move a play, where they are not the NZ game's)
     more = "".join(f", {k} {_toml_word(getattr(rules, k))}" for k in (
         "double_after_split", "max_hands", "resplit_aces", "hit_split_aces", "surrender",
@@ -256,9 +257,9 @@ def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float
         "# cross on a shoe depleted to that true count (docs/counting.md).",
         f"name = {q(name)}",
         f"count = {q(system.name)}",
-        f"description = {q(_rules_words(system, rules))}",
+        f"description = {q(rules_words(system, rules))}",
         "source = " + q(f"Exact analysis of shoes depleted to each true count, {decks_left:g} "
-                        f"{'deck' if decks_left == 1 else 'decks'} left (the Illustrious 18 plays "
+                        f"{plural(decks_left, 'deck', 'decks')} left (the Illustrious 18 plays "
                         "of D. Schlesinger, Blackjack "
                         "Attack, re-derived for these rules)"),
     ]
@@ -267,7 +268,7 @@ def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float
         top = scan_top(system.tags)
         lines += [f"# Not written: {', '.join(missing)}: the better action does not change at a "
                   f"true count from -{top} to +{top} (as far as a shoe of {decks_left:g} "
-                  f"{'deck' if decks_left == 1 else 'decks'} holds the play's cards)."]
+                  f"{plural(decks_left, 'deck', 'decks')} holds the play's cards)."]
     for p in plays:
         if p["index"] is None:
             continue
