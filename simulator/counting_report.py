@@ -47,7 +47,9 @@ from simulator.tally import (
     bets_words,
     few_insurance_bets,
     line_chances,
+    lines_words,
     per,
+    rarest_pay,
     ss_lines_dealable,
     ss_lines_possible,
     summarize,
@@ -389,16 +391,30 @@ def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
     chances = line_chances(rules, None if strategy is None else [strategy])[0]
     possible = ss_lines_dealable(rules) if strategy is None else ss_lines_possible([strategy],
                                                                                    rules)
-    pays = dict(zip(SS_LINES, list(rules.super_sevens_pays) + [-1], strict=True))
+    pays = line_pays(rules)
     return [(k, chances[k]) for k in possible if pays[k] > 3 and chances[k] > 0]
 
 
-def rarest_line(rules, strategy=None) -> tuple[str, float] | None:
-    """The `big_lines` line that ``strategy`` makes least often from a full shoe, and its chance
-    per bet: a sample of bets says little of the return until it has seen a few tens of
-    those."""
-    rare = big_lines(rules, strategy)
-    return None if not rare else min(rare, key=lambda x: (x[1], x[0]))
+def rarest_line(rules, strategy=None) -> tuple[tuple[str, ...], float, int] | None:
+    """The `big_lines` lines of one pay (`tally.rarest_pay`) that ``strategy`` makes least often
+    from a full shoe, their chance per bet and the pay: a sample of bets says little of the
+    return until it has seen a few tens of those."""
+    rare = rarest_pay(dict(big_lines(rules, strategy)), line_pays(rules))
+    return None if rare is None else (rare[0], rare[2], rare[1])
+
+
+def rare_words(rare: dict) -> str:
+    """``line (e), the rarest the strategy can make above 3 to 1``, or for lines of one pay
+    pooled ``lines (b) and (e) paying 13 to 1, the rarest pay ...``: json ``rarest_line``."""
+    if len(rare["lines"]) == 1:
+        return f"{lines_words(rare['lines'])}, the rarest the strategy can make above 3 to 1"
+    return (f"{lines_words(rare['lines'])} paying {rare['pays']} to 1, the rarest pay above 3 to "
+            "1 the strategy can make")
+
+
+def line_pays(rules) -> dict[str, int]:
+    """Each Super Sevens line's pay to 1 (line (f), no seven first, loses its 1)."""
+    return dict(zip(SS_LINES, list(rules.super_sevens_pays) + [-1], strict=True))
 
 
 def sevens_density(plan):
@@ -468,14 +484,14 @@ def sevens_check(rules, strategy=None, plan=None) -> dict:
         rules.cut if rules.shuffle == "cut-card" else 0)}  # (the fewest cards a round starts at)
     convention = {"play": CONVENTION, "by_count_exact": True, "by_count_note": None}
     if not rules.super_sevens:
-        return {"rare": None, "lines": [], "why_not": None} | convention | shoe
+        return {"rare": None, "lines": [], "pays": {}, "why_not": None} | convention | shoe
     if strategy is None:
-        return {"rare": rarest_line(rules), "lines": big_lines(rules),
+        return {"rare": rarest_line(rules), "lines": big_lines(rules), "pays": line_pays(rules),
                 "why_not": None} | convention | shoe
     play = counter_seven_seven_play(rules, strategy, plan)
     valued = exact_plays(rules, play)
     out = {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
-           "why_not": None} | convention | shoe
+           "pays": line_pays(rules), "why_not": None} | convention | shoe
     if play is None:
         return out | {"why_not": (
             "the index plays change the strategy's 7-7 play with the count, and the exact return "
@@ -596,21 +612,22 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
         return None
     if density is None:
         if sim["n"] * rare[1] < MIN_WINS:
-            return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} "
-                    "bets: too few for a normal interval or z")
+            return (f"fewer than {MIN_WINS} wins of {lines_words(rare[0])} expected in "
+                    f"{sim['n']:,} bets: too few for a normal interval or z")
         return None
     if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
         return (f"no win of a line above 3 to 1 expected in {sim['n']:,} bets: the row's counts "
                 "go down to a shoe with no sevens left, where no line can be made: too few "
                 "for a normal interval or z")
-    line, p = min(((k, c * sevens_factor(density, LINE_SEVENS[k], check))
-                   for k, c in check["lines"]), key=lambda x: (x[1], x[0]))
+    line, _, p = rarest_pay({k: c * sevens_factor(density, LINE_SEVENS[k], check)
+                             for k, c in check["lines"]}, check["pays"])
     if sim["n"] * p < MIN_WINS:
         wins = wins_number(sim["n"] * p)
         depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
                  else "")
-        return (f"fewer than {MIN_WINS} wins of line ({line}) expected in {sim['n']:,} bets "
-                f"(about {wins}, its chance at {4 * density:.2f} sevens a deck{depth}: the "
+        return (f"fewer than {MIN_WINS} wins of {lines_words(line)} expected in {sim['n']:,} "
+                f"bets (about {wins}, {'its' if len(line) == 1 else 'their'} chance at "
+                f"{4 * density:.2f} sevens a deck{depth}: the "
                 "fewest this count leaves, at most a full shoe's 4): too few for a normal "
                 "interval or z")
     return None
@@ -640,7 +657,8 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
         return None
     bets = (f"the counter's {bets_words(n).replace(' bet', ' Super Sevens bet')}" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
-    return (f"about {wins_words(n * rare[1])} of line ({rare[0]}) expected in {bets} at a full "
+    return (f"about {wins_words(n * rare[1])} of {lines_words(rare[0])} expected in {bets} at a "
+            "full "
             "shoe's "
             f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
             "for a normal interval (the mean and SD are a handful of big pays)")
@@ -914,7 +932,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
             "z_house_edge": ss_z,
             "z_note": ss_note,
-            "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
+            "rarest_line": None if rare is None else {"lines": list(rare[0]), "pays": rare[2],
+                                                      "probability": rare[1]},
             "why_not": check["why_not"],
             "exact_play": check["play"],
             "by_count_exact": check["by_count_exact"],
@@ -1774,7 +1793,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             r = ss["rarest_line"]
             enough = "" if r is None else (
                 f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
-                f"of line ({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
+                f"of {rare_words(r)} (one in "
                 f"{1 / r['probability']:,.0f} bets from a full shoe): before that the mean is a "
                 "handful of big pays, far from normal. "
                 + (f"{SEVENS_SCALING[0].upper()}{SEVENS_SCALING[1:]}."

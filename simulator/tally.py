@@ -404,15 +404,13 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if se is None else abs(pay) * se,
         }
-    rare = [(expected[k], k) for k, v in lines.items()
-            if v["pays"] > 3 and k in ss_lines_possible and k in dealable]
-    rare = [x for x in rare if x[0] > 0]
-    few_wins = rare_line = None
-    if bets and rare and min(rare)[0] < MIN_WINS:
-        expected, rare_line = min(rare)
-        few_wins = (f"about {wins_words(expected)} of line ({rare_line}) paying "
-                    f"{lines[rare_line]['pays']} to 1 expected in {bets_words(bets)}, fewer than "
-                    f"{MIN_WINS}")
+    rare = rarest_pay({k: expected[k] for k in lines
+                       if k in ss_lines_possible and k in dealable and expected[k] > 0},
+                      {k: v["pays"] for k, v in lines.items()})
+    few_wins = None
+    if bets and rare is not None and rare[2] < MIN_WINS:
+        few_wins = (f"about {wins_words(rare[2])} of {lines_words(rare[0])} paying {rare[1]} to "
+                    f"1 expected in {bets_words(bets)}, fewer than {MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins) | (
         {"interval_note": NO_SUPER_SEVENS} if not bets else {})
     super_sevens |= {
@@ -525,6 +523,31 @@ def wins_number(x: float) -> str:
     return np.format_float_positional(x, precision=2, unique=False, fractional=False, trim="-")
 
 
+def rarest_pay(chances: dict, pays: dict):
+    """Of the Super Sevens lines in ``chances`` (each one's chance per bet, or wins expected),
+    those paying over 3 to 1 pooled by pay (lines of one pay are one result of the bet: a table
+    paying 13 on every line has one big pay, its wins every first seven's), the pay whose wins
+    are fewest: ``(its lines, the pay, their chances summed)``, or None where no line pays over
+    3. A pay's interval needs `MIN_WINS` of its wins, not of each line's."""
+    pooled: dict = {}
+    for k, c in chances.items():
+        if pays[k] > 3:
+            lines, total = pooled.get(pays[k], ((), 0.0))
+            pooled[pays[k]] = (lines + (k,), total + c)
+    if not pooled:
+        return None
+    return min(((lines, pay, c) for pay, (lines, c) in pooled.items()),
+               key=lambda x: (x[2], x[0]))
+
+
+def lines_words(lines) -> str:
+    """``line (e)``, ``lines (b) and (e)``, ``lines (b), (d) and (e)``."""
+    named = [f"({k})" for k in lines]
+    if len(named) == 1:
+        return "line " + named[0]
+    return "lines " + ", ".join(named[:-1]) + " and " + named[-1]
+
+
 def bets_words(n: int) -> str:
     """``1 bet``, ``3 bets``."""
     return f"{n:,} bet" + ("" if n == 1 else "s")
@@ -623,12 +646,12 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
             entry["box_numbers"] = [b + 1 for b, g in enumerate(groups) if g == k]
         if bets:  # (its bets are some of the game's: where the game's is withheld, so is its)
             note = None
-            expected = [(n * chances[min(k, len(chances) - 1)][name], name)
-                        for name, v in lines.items()
-                        if v["pays"] > 3 and name in possible[k] and name in dealable]
-            if expected and min(expected)[0] < MIN_WINS:
-                x, name = min(expected)
-                note = (f"about {wins_words(x)} of line ({name}) expected in its "
+            chance = chances[min(k, len(chances) - 1)]
+            rare = rarest_pay({name: n * chance[name] for name in lines
+                               if name in possible[k] and name in dealable},
+                              {name: v["pays"] for name, v in lines.items()})
+            if rare is not None and rare[2] < MIN_WINS:
+                note = (f"about {wins_words(rare[2])} of {lines_words(rare[0])} expected in its "
                         f"{bets_words(n)}, fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)

@@ -653,21 +653,22 @@ def test_the_super_sevens_table_by_count(fig):
 def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
     rules = Rules()
     splits = make_strategy(sevens={"*": "P"})  # every 7-7 split: no third card, so no (d) or (e)
-    line, p = CR.rarest_line(rules, splits)
-    assert line == "c" and p == pytest.approx(24 * 5 / 312 / 311, rel=1e-9)  # two suited sevens
-    assert CR.rarest_line(rules)[0] == "e"  # hitting every 7-7
+    line, p, pay = CR.rarest_line(rules, splits)
+    assert line == ("c",) and pay == 100
+    assert p == pytest.approx(24 * 5 / 312 / 311, rel=1e-9)  # two suited sevens
+    assert CR.rarest_line(rules)[0] == ("e",)  # hitting every 7-7
     assert CR.rarest_line(dataclasses.replace(rules, super_sevens_pays=(3, 3, 3, 3, 3))) is None
     # basic hits 7-7 against 8-A only: its (e) is rarer than the convention's, so it needs more
     # bets before a z (simulate's rule: the strategy's own chances)
     basic, hit_all = CR.rarest_line(rules, load_strategy("basic")), CR.rarest_line(rules)
-    assert basic[0] == hit_all[0] == "e" and basic[1] < 0.6 * hit_all[1]
+    assert basic[0] == hit_all[0] == ("e",) and basic[1] < 0.6 * hit_all[1]
     from simulator.tally import line_chances
 
     assert basic[1] == line_chances(rules, [load_strategy("basic")])[0]["e"]
     need = math.ceil(30 / p)
     for n, has_z in ((need - 1, False), (need, True)):
         sim = {"n": n, "mean": -0.1, "se": 0.05}
-        z, note = CR._ss_z(sim, -0.12, {"rare": (line, p), "why_not": None})
+        z, note = CR._ss_z(sim, -0.12, {"rare": (line, p, pay), "why_not": None})
         assert (z is not None, note is None) == (has_z, has_z)
     assert z == pytest.approx(-0.4)  # of the house edge: 10% simulated, 12% exact
 
@@ -806,7 +807,8 @@ def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets(
     # z of the house edge: 10% simulated against 12% exact
     assert ss["z_house_edge"] == pytest.approx(-0.02 / se)
     assert row["z_house_edge"] == pytest.approx(-0.02 / se)
-    assert ss["why_not"] is None and ss["rarest_line"]["line"] == "e"
+    assert ss["why_not"] is None and ss["rarest_line"]["lines"] == ["e"]
+    assert ss["rarest_line"]["pays"] == 5000
     # basic splits 7-7 against 2-7: its exact return is its own play's, so a z overall; by
     # the Hi-Lo count, which tells of the up cards that decide that play, none
     basic = CR.figures(t, plan, Rules(), strategy=load_strategy("basic"))

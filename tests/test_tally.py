@@ -216,6 +216,41 @@ def test_the_super_sevens_interval_waits_for_the_wins_expected_not_those_seen():
             assert shown or f"expected in {bets:,} bets" in ss["interval_note"]
 
 
+def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
+    """Lines paying alike are one result of the bet: its interval waits for 30 wins of each pay
+    above 3 to 1, the lines of that pay together, line (a) included. A table paying 13 on every
+    line had its interval withheld for "about 1.7 wins of line (e) paying 13 to 1" in bets
+    expected to hold hundreds of 13-to-1 wins (a rule-space review)."""
+    chances = tally_module.line_chances(Rules(boxes=1), None)[0]
+    first_seven = sum(chances[k] for k in "abcde")
+    assert first_seven == pytest.approx(24 / 312)
+    pays = {"a": 13, "b": 13, "c": 13, "d": 13, "e": 13, "f": -1}
+    assert tally_module.rarest_pay(chances, pays) == (
+        ("a", "b", "c", "d", "e"), 13, pytest.approx(first_seven))
+    # (d) and (e) paying alike: one pay of their wins together, rarer than (b)'s or (c)'s
+    pays = {"a": 3, "b": 50, "c": 50, "d": 800, "e": 800, "f": -1}
+    lines, pay, c = tally_module.rarest_pay(chances, pays)
+    assert (lines, pay) == (("d", "e"), 800) and c == pytest.approx(chances["d"] + chances["e"])
+    assert tally_module.rarest_pay(chances, dict.fromkeys("abcdef", 3)) is None
+    assert tally_module.lines_words(("e",)) == "line (e)"
+    assert tally_module.lines_words(("d", "e")) == "lines (d) and (e)"
+    assert tally_module.lines_words(("b", "c", "e")) == "lines (b), (c) and (e)"
+    for pays, bets, withheld in (((13, 13, 13, 13, 13), 2_000, False),
+                                 ((13, 13, 13, 13, 13), 300, True),
+                                 ((3, 50, 100, 800, 800), 2_000, True)):
+        rules = Rules(boxes=1, super_sevens_pays=pays)
+        t = build_tally([[(0, None, 0)]] * 150 + [[(0, None, 5)]])
+        t[L.T_ROUNDS] = t[L.T_BOX_ROUNDS] = t[L.T_SS_BETS] = bets
+        t[L.T_SS_F] = bets - 150
+        note = summarize(t, rules)["super_sevens"]["interval_note"]
+        assert (note is not None) == withheld, (pays, bets, note)
+        if pays[0] == 13 and withheld:  # 300 x 24/312: about 23 wins of the one pay of 13
+            assert ("about 23.1 wins of lines (a), (b), (c), (d) and (e) paying 13 to 1 expected "
+                    "in 300 bets, fewer than 30") in note, note
+        elif withheld:
+            assert "of lines (d) and (e) paying 800 to 1" in note, note
+
+
 def test_a_lines_frequency_se_waits_for_the_deals_expected_not_those_seen():
     """As the interval: a line's SE by its deals expected (the bets x its exact chance), so a
     lucky run's 40 deals of (e) give none below 30 expected and an unlucky run's 20 give one

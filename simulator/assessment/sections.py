@@ -45,6 +45,7 @@ from simulator.counting_report import (
     merged_tails,
     merged_text,
     plan_words,
+    rare_words,
     refill_words,
     ruin_method_lines,
     ruin_pct,
@@ -67,7 +68,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend, plural
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95
+from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95, lines_words
 
 LABEL = {1: "A", 10: "10"}
 
@@ -1671,8 +1672,8 @@ def counting(data: dict) -> Section | None:
                   else "z is shown only where the bets are enough to expect 30 wins of "
                   + ("the rarest line the strategy can make above 3 to 1"
                      if ss["rarest_line"] is None
-                     else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
-                     f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
+                     else f"{rare_words(ss['rarest_line'])} (one bet in "
+                     f"{1 / ss['rarest_line']['probability']:,.0f})")
                   + ": before that the SE understates the spread")
                + (f". By count: {ss['by_count_note']}; the by-count SE is the sample's"
                   if ss.get("by_count_note") else "") + ".")
@@ -1899,8 +1900,8 @@ def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
         out["counter_bets"] = ("the counter's units staked", "the plan places no Super Sevens bet")
     rare = ss["rarest_line"]
     if rare is not None and ss["flat"]["n"] * rare["probability"] < MIN_WINS:
-        few = (f"too few bets at any count: fewer than {MIN_WINS} wins of line ({rare['line']}) "
-               f"expected in all {ss['flat']['n']:,} together")
+        few = (f"too few bets at any count: fewer than {MIN_WINS} wins of "
+               f"{lines_words(rare['lines'])} expected in all {ss['flat']['n']:,} together")
         out["se"] = ("the sample SE", few)
         out["z_house_edge"] = ("z", few)
     if ss["why_not"] is not None:
