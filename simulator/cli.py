@@ -3319,6 +3319,11 @@ def _count_list(fmt: str = "table") -> str:
          help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
          "table_min; at least one table_min bet), at each penetration of a sweep too. "
          "Default: the plan's 'bankroll'.")
+@_option("--rounds-per-hour", "rounds_per_hour", type=WholeRange(min=1, max=1000), default=None,
+         metavar="N",
+         help="Also give the counter's win, SD and N0 an hour at the table at N rounds dealt "
+         "an hour (played or sat out), 1-1000, e.g. 100; at each penetration of a sweep too. "
+         "Changes no round played.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
          help="A penetration sweep: one run per value (same seed), and a table of the "
          "counter's advantage, SD, SCORE, N0, (with a bankroll) risk of ruin and (where "
@@ -3359,8 +3364,8 @@ def _count_list(fmt: str = "table") -> str:
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
-          seed, chunk_rounds, workers, bankroll, penetrations, optimal_bets, kelly_fraction,
-          optimal_plan, checkpoint_path, resume, list_only, fmt, output, quiet):
+          seed, chunk_rounds, workers, bankroll, rounds_per_hour, penetrations, optimal_bets,
+          kelly_fraction, optimal_plan, checkpoint_path, resume, list_only, fmt, output, quiet):
     """What a card counter gains: play a counting plan and report its advantage.
 
     The counter keeps the plan's count, plays its index plays, bets by count (main wager and
@@ -3380,6 +3385,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --plan sevens-super-sevens       # its own basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
+        bjsim count --rounds-per-hour 100          # win, SD and N0 an hour too
         bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml
         bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then:
         bjsim count --resume count.ckpt                    # the same run carried on
@@ -3460,7 +3466,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _count_report(runs, plan, bankroll, penetrations, rules,
                                _as_named(ctx, rules_path), file_meta, sets, fmt, output,
-                               optimal)
+                               optimal, rounds_per_hour)
     written = failed is None or not failed.message.startswith("--optimal-plan")
     if optimal and optimal["path"] and written and not quiet:
         click.echo(f"bjsim: the optimal plan is in {optimal['path']}; to play it on this "
@@ -3587,12 +3593,13 @@ def _optimal_plan(path, plan, o: dict, meta: dict, optimal: dict) -> OutputError
 
 
 def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,
-                  output, optimal=None) -> OutputError | None:
+                  output, optimal=None, rounds_per_hour=None) -> OutputError | None:
     """`bjsim count`'s report of ``runs`` written to ``output`` (`_emit_run`); with ``optimal``
-    (`_optimal_options`) its section of optimal bets, and the optimal plan written."""
+    (`_optimal_options`) its section of optimal bets, and the optimal plan written;
+    ``rounds_per_hour``: the figures an hour too (`counting_report.per_hour`)."""
     from simulator import count_runs, counting_report
 
-    figs = count_runs.figures(runs, plan, bankroll)
+    figs = count_runs.figures(runs, plan, bankroll, rounds_per_hour)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
     meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan),

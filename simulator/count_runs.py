@@ -287,9 +287,10 @@ def shoe(tally) -> dict | None:
                                        "refills": int(tally[L.T_REFILLS])}
 
 
-def figures(runs: Runs, plan, bankroll=None) -> list:
+def figures(runs: Runs, plan, bankroll=None, rounds_per_hour=None) -> list:
     """(penetration or None, `counting_report.figures`) of each run."""
     controls = runs.controls + [None] * (len(runs.runs) - len(runs.controls))
     return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy,
-                                          control, r.moments, r.nets, shoe(r.tally)))
+                                          control, r.moments, r.nets, shoe(r.tally),
+                                          rounds_per_hour))
             for (pen, rules, r), control in zip(runs.runs, controls, strict=True)]

@@ -779,7 +779,8 @@ def flat_main(plan) -> bool:
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
-            control=None, moments=None, nets=None, shoe=None) -> dict:
+            control=None, moments=None, nets=None, shoe=None,
+            rounds_per_hour: int | None = None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in the plan's units; ``tally``: the fields summed over the
     counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
@@ -790,7 +791,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     by batch means over the chunks (None: those SEs are not given); ``nets``: the rounds played
     by their net (``layout.N_NETS``), for the risk of ruin where Super Sevens pays are in them
     (None: it is not given there); ``shoe``: the run's ``shuffles`` and ``refills`` (its tally's,
-    `tally.summarize`), kept as ``shoe`` (None: not known)."""
+    `tally.summarize`), kept as ``shoe`` (None: not known); ``rounds_per_hour``: the rounds
+    dealt an hour, for ``per_hour`` (`per_hour`; None: not given)."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -901,6 +903,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "advantage": advantage,
         "per_round_played": per_played,
         "per_round_watched": per_watched,
+        "per_hour": per_hour(per_watched, rounds_per_hour),
         "flat": flat,
         "gain_over_flat": 0.0 if same_bets else gain_flat,
         "gain_over_flat_se": 0.0 if same_bets else None if adv is None or _too_few(rounds)
@@ -949,6 +952,49 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                                               ctally, chunk_note),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     })
+
+
+def per_hour(p: dict, rounds_per_hour: int | None) -> dict | None:
+    """The counter's figures an hour at the table, ``rounds_per_hour`` rounds dealt an hour
+    (whether it plays them or sits out), from those per round watched ``p`` (`_per_round`):
+    the win and its SE and 95% interval (the mean's, times the rounds), the SD (a round's
+    times the square root of the rounds: the rounds taken as independent, as the risk of ruin
+    takes them) and N0 in hours (N0's rounds and its interval over the rounds an hour). None
+    without ``rounds_per_hour``."""
+    if rounds_per_hour is None:
+        return None
+    k = rounds_per_hour / 100  # (from the win per 100 rounds)
+
+    def hours(x):
+        return None if x is None else x / rounds_per_hour
+    return {"rounds_per_hour": rounds_per_hour,
+            **{f"win{s}": None if p[f"win_per_100{s}"] is None else k * p[f"win_per_100{s}"]
+               for s in ("", "_se", "_ci95_low", "_ci95_high")},
+            "sd": None if p["sd"] is None else p["sd"] * math.sqrt(rounds_per_hour),
+            **{f"n0_hours{s}": hours(p[f"n0{s}"]) for s in ("", "_se", "_ci95_low",
+                                                              "_ci95_high")},
+            "interval_note": p["interval_note"], "no_edge_note": p["no_edge_note"]}
+
+
+def per_hour_lines(h: dict | None) -> list[str]:
+    """The lines of the counter's figures an hour (`per_hour`) under the net per round's table;
+    none without them."""
+    if h is None:
+        return []
+    n, lo, hi = h["rounds_per_hour"], h["n0_hours_ci95_low"], h["n0_hours_ci95_high"]
+    n0 = (NOT_APPLICABLE + " (no edge)" if h["n0_hours"] is None else
+          f"{_num(h['n0_hours'], 1)} hours")
+    if lo is not None:
+        n0 += f" (95% interval {_num(lo, 1)} to {'no bound' if hi is None else _num(hi, 1)})"
+    return ["", f"Per hour at {n:,} {plural(n, 'round', 'rounds')} dealt an hour: win "
+            f"{_pm95(h['win'], h['win_se'], 2, h['win_ci95_low'], h['win_ci95_high'])} units"
+            + ("" if h["win_se"] is None else " (95%)")
+            + f", SD {_num(h['sd'], 2)} units, N0 {n0}: {PER_HOUR_WORDS}."]
+
+
+PER_HOUR_WORDS = ("the rounds dealt at the table, the counter there throughout (it plays them "
+                  "or sits out: the figures per round watched), the SD a round's times the "
+                  "square root of the rounds, the rounds taken as independent")
 
 
 def _too_few(rounds: int) -> str | None:
@@ -1224,7 +1270,11 @@ def sweep_rows(runs) -> list[dict]:
                                                           "_interval_note")},
                      "chunks": f.get("chunks"), "chunk_se_note": f.get("chunk_se_note"),
                      "shuffles": (f.get("shoe") or {}).get("shuffles"),
-                     "refills": (f.get("shoe") or {}).get("refills")})
+                     "refills": (f.get("shoe") or {}).get("refills")}
+                    | ({} if f.get("per_hour") is None else {
+                        ("" if k == "rounds_per_hour" else "per_hour_") + k: v
+                        for k, v in f["per_hour"].items()
+                        if k not in ("interval_note", "no_edge_note")}))
     return rows
 
 
@@ -1738,6 +1788,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += _pruned_grid(grid, ROUND_HEAD, _round_rows(f), "in every row", same_rows=True,
                         why=_round_why(p, f["bankroll"], 6, 7, 8))
     out += _round_notes(f["per_round_played"])
+    out += per_hour_lines(f.get("per_hour"))
     out += ["", f"By {kind} at the round's start ({floored_words(kind)}flat: 1 unit on every "
             "box dealt, the counter's play; each SE the main game's, from the rounds' sums; "
             f"{NO_SE}"
@@ -1887,6 +1938,11 @@ def tidy_rows(f: dict) -> list[dict]:
             if not k.endswith(("_se", "_ci95_low", "_ci95_high")):
                 add(key, k, v, se=p["se"] if k == "mean" else p.get(k + "_se"),
                     lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
+    h = f.get("per_hour")
+    for k, v in (h or {}).items():
+        if not k.endswith(("_se", "_ci95_low", "_ci95_high")):
+            add("per_hour", k, v, se=h.get(k + "_se"), lo=h.get(k + "_ci95_low"),
+                hi=h.get(k + "_ci95_high"))
     for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
               "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet",
               "insurance_per_initial_bet", "bankroll"):  # (the shares, the average bet and
@@ -2033,7 +2089,7 @@ SWEEP_HEAD = ["penetration", "rounds", "advantage", "SE", "95% interval", "with 
               "95% interval", "flat", "SE", "95% interval", "gain (95%, paired)", "played", "SE",
               "avg bet", "SE", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
               "risk of ruin (95%)", "SS favourable", "SE", "SS staked/round", "SE",
-              "counter SS return (95%)"]
+              "counter SS return (95%)", "win/hour (95%)", "SD/hour", "N0 hours (95%)"]
 # The sweep's columns as a note names them (its heads repeat "SE" and "95% interval").
 SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", "flat", "flat SE",
                "flat 95% interval", *SWEEP_HEAD[11:13], "played SE", "avg bet", "avg bet SE",
@@ -2069,7 +2125,12 @@ def _sweep_cells(r: dict) -> list[str]:
             _se_figure(r.get("super_sevens_counter_bets_per_round_se"), 4),
             "-" if r.get("super_sevens_counter_return") is None else _span(
                 r["super_sevens_counter_return"], r.get("super_sevens_counter_return_ci95_low"),
-                r.get("super_sevens_counter_return_ci95_high"), fmt=_pct)]
+                r.get("super_sevens_counter_return_ci95_high"), fmt=_pct),
+            _pm95(r.get("per_hour_win"), r.get("per_hour_win_se"), 2,
+                  r.get("per_hour_win_ci95_low"), r.get("per_hour_win_ci95_high")),
+            _num(r.get("per_hour_sd"), 2),
+            _span(r.get("per_hour_n0_hours"), r.get("per_hour_n0_hours_ci95_low"),
+                  r.get("per_hour_n0_hours_ci95_high"), 1, none=_no_edge(r))]
 
 
 # What the SEs by batch means over the chunks are (`batches`), in the tables' notes.
@@ -2224,6 +2285,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     heads = {"played_share": ("played", "played SE"), "average_bet": ("avg bet", "avg bet SE")}
     cut = {n for k in sweep_columns_out(meta.get("plan") or {}) for n in heads[k]}
     cut |= {"rounds"} if all(r["rounds"] == asked for r in rows) else set()
+    cut |= set(SWEEP_HEAD[-3:]) if rows[0].get("rounds_per_hour") is None else set()
     keep = [c for c, name in enumerate(SWEEP_NAMES) if name not in cut]
     sweep_head = [SWEEP_HEAD[c] for c in keep]
     names = [SWEEP_NAMES[c] for c in keep]
@@ -2285,7 +2347,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          "dealt"),
         ("counter SS return (95%)", "counter SS return: its Super Sevens net over those units, "
          "what it takes from the house on the side bet (with a 95% interval where its bets are "
-         "enough, by batch means over the chunks)")]
+         "enough, by batch means over the chunks)"),
+        ("win/hour (95%)", "win/hour, SD/hour, N0 hours: in units and hours at "
+         f"{_num(rows[0].get('rounds_per_hour'))} rounds an hour, {PER_HOUR_WORDS}")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
             sweep_note(rows)]
     if meta.get("sevens_note"):  # (as the single run's, under its Super Sevens figures)

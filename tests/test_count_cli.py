@@ -192,6 +192,8 @@ BANKROLL_ALLOWED = ("allowed a number 1 to 1e+12 units, at least one table-minim
     (["--bankroll", "abc"], '--bankroll "abc": ' + BANKROLL_ALLOWED),
     (["--workers", "abc"], "'--workers': 'abc' is not a whole number in the range x>=1."),
     (["--bankroll", "2e12"], "--bankroll 2e12: " + BANKROLL_ALLOWED),
+    (["--rounds-per-hour", "0"], "'--rounds-per-hour': 0 is not in the range 1<=x<=1000"),
+    (["--rounds-per-hour", "1.5"], "'--rounds-per-hour': '1.5' is not a whole number"),
     (["--strategy", "nope"], "Error: --strategy nope: unknown strategy 'nope': allowed"),
     (["--set", "decks=99"], "decks"),
     (["-f", "xml"], "'xml' is not one of"),
@@ -1602,3 +1604,26 @@ def test_an_own_index_file_derived_for_other_rules_is_said_to_be(tmp_path):
     same = json.loads(invoke("count", "--plan", plan, "--rounds", "2000", "-q", "-f", "json",
                              "--rules", "us-6deck-s17-das-peek").stdout)
     assert same["run"]["indices_note"] is None
+
+
+def test_rounds_per_hour_adds_the_figures_an_hour_to_a_run_and_a_sweep(monkeypatch):
+    install_fake_engine(monkeypatch, MAIN_MANY)
+    doc = json.loads(invoke("count", *TINY, "--rounds-per-hour", "60", "-f", "json").stdout)
+    h, w = doc["results"]["per_hour"], doc["results"]["per_round_watched"]
+    assert h["rounds_per_hour"] == 60 and h["win"] == pytest.approx(60 * w["mean"])
+    assert json.loads(invoke("count", *TINY, "-f", "json").stdout)["results"]["per_hour"] is None
+    text = invoke("count", *TINY, "--rounds-per-hour", "1e2").stdout
+    assert "Per hour at 100 rounds dealt an hour: win " in text
+    sweep = invoke("count", *TINY, "--rounds-per-hour", "60", "--penetrations", "0.6,0.9")
+    assert sweep.exit_code == 0, sweep.output
+    assert "win/hour (95%)" in sweep.stdout and "N0 hours (95%)" in sweep.stdout
+    assert "in units and hours at 60 rounds an hour" in sweep.stdout
+    assert "win/hour" not in invoke("count", *TINY, "--penetrations", "0.6,0.9").stdout
+    rows = json.loads(invoke("count", *TINY, "--rounds-per-hour", "60", "--penetrations",
+                             "0.6,0.9", "-f", "json").stdout)["sweep"]
+    assert [r["rounds_per_hour"] for r in rows] == [60, 60]
+    assert rows[0]["per_hour_win"] == pytest.approx(60 * w["mean"])
+    items = {(r["item"], r["penetration"]) for r in csv.DictReader(io.StringIO(invoke(
+        "count", *TINY, "--rounds-per-hour", "60", "--penetrations", "0.6,0.9",
+        "-f", "csv").stdout))}
+    assert ("per_hour_win", "0.6") in items and ("per_hour_n0_hours", "0.9") in items

@@ -20,6 +20,7 @@ from simulator.plans import Ramp, load_plan
 from simulator.report import PER_UNIT_WAGERED
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
+from simulator.tally import Z95
 from tests.helpers import make_strategy
 
 U = L.UNIT
@@ -1840,3 +1841,35 @@ def test_no_super_sevens_bet_by_the_counter_is_not_too_few_of_them(n):
         assert p["interval_note"] == (note if n < 30 else None)
         assert (p["se"] is None) == (n < 30)
     assert "the counter's 0 Super Sevens bets" not in CR.render(f, "table")
+
+
+def test_the_figures_an_hour_are_those_per_round_watched_at_the_rounds_an_hour():
+    """--rounds-per-hour: the win (and its SE and interval) the mean per round watched times the
+    rounds an hour, the SD a round's times their square root, N0 in hours its rounds over them;
+    none asked, none given."""
+    t = tally_of(MAIN_MANY)
+    plan = load_plan("hi-lo-1-12")
+    assert CR.figures(t, plan, Rules())["per_hour"] is None
+    f = CR.figures(t, plan, Rules(), rounds_per_hour=80)
+    w, h = f["per_round_watched"], f["per_hour"]
+    assert w["rounds"] > f["per_round_played"]["rounds"]  # (some rounds sat out: watched's)
+    assert h["rounds_per_hour"] == 80
+    assert h["win"] == pytest.approx(80 * w["mean"])
+    assert h["win_se"] == pytest.approx(80 * w["se"])
+    assert (h["win_ci95_low"], h["win_ci95_high"]) == (
+        pytest.approx(80 * w["mean"] - Z95 * 80 * w["se"]),
+        pytest.approx(80 * w["mean"] + Z95 * 80 * w["se"]))
+    assert h["sd"] == pytest.approx(w["sd"] * math.sqrt(80))
+    for s in ("", "_se", "_ci95_low", "_ci95_high"):
+        assert h["n0_hours" + s] == (None if w["n0" + s] is None else
+                                     pytest.approx(w["n0" + s] / 80))
+    text = CR.render(f, "table")
+    assert "Per hour at 80 rounds dealt an hour: win " in text
+    assert f"SD {h['sd']:,.2f} units" in text
+    rows = [r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))
+            if r["section"] == "per_hour"]
+    win = next(r for r in rows if r["item"] == "win")
+    assert float(win["value"]) == pytest.approx(h["win"]) and float(win["se"]) == pytest.approx(
+        h["win_se"])
+    assert json.loads(CR.render(f, "json"))["results"]["per_hour"]["rounds_per_hour"] == 80
+    assert "Per hour" not in CR.render(CR.figures(t, plan, Rules()), "table")
