@@ -3041,6 +3041,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          help="With --count: bankroll for the risk of ruin, in the plan's units (those of its "
          "bets and table_min; at least one table_min bet), at each penetration of a sweep "
          "too. Default: the plan's 'bankroll' (bjsim count --bankroll).")
+@_option("--rounds-per-hour", "rounds_per_hour", type=WholeRange(min=1, max=1000), default=None,
+         metavar="N",
+         help="With --count: also the counter's win, SD and N0 an hour at N rounds dealt an "
+         "hour, 1-1000 (bjsim count --rounds-per-hour).")
 @_option("-o", "--output", "out_dir", required=True, metavar="DIR",
          type=OutputPath(folder=True),
          help="The folder to write (made if missing). An earlier report in it is "
@@ -3054,7 +3058,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
            variant_files, no_variants, variant_rounds, rounds, precision, max_rounds, seed,
            chunk_rounds, sample_rounds, workers, count_plan, count_rounds, count_penetrations,
-           bankroll, out_dir, quiet):
+           bankroll, rounds_per_hour, out_dir, quiet):
     """Write a mathematical assessment of a rule set, as a regulator asks for it, to a folder.
 
     report.html (readable offline, charts beside it in charts/), report.md, report.pdf (printed
@@ -3096,7 +3100,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                         | ({} if no_variants else {"--variant-rounds": variant_rounds})
                         | ({} if count_plan is None else {"--count-rounds": count_rounds}))
     given = [f"--{name.replace('_', '-')}" for name in ("count_rounds", "count_penetrations",
-                                                         "bankroll") if _given(ctx, name)]
+                                                         "bankroll", "rounds_per_hour")
+             if _given(ctx, name)]
     if count_plan is None and given:  # (the options given, not the others)
         raise BjsimError(f"{', '.join(given)}: only with --count PLAN")
     notes = []  # (said on stderr once the options are checked; the report's note says them)
@@ -3143,7 +3148,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                 variants=() if no_variants else (tuple(variant_files) or None),
                 variant_rounds=variant_rounds, out_dir=out_dir, count_plan=count_plan,
                 count_rounds=count_rounds, count_penetrations=count_penetrations,
-                count_bankroll=bankroll, rules_given=given_value(ctx, "rules_path"),
+                count_bankroll=bankroll, count_rounds_per_hour=rounds_per_hour,
+                rules_given=given_value(ctx, "rules_path"),
                 variants_given=tuple(given_value(ctx, "variant_files") or ()) or None,
                 rules_description=file_meta.get("description"))
     start = time.perf_counter()

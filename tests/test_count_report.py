@@ -4,6 +4,7 @@ rules, strategy and seed, rendered in every format; end to end once the engine c
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import re
 import shlex
@@ -141,6 +142,8 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine, tmp_path)
     (["--count-rounds", "1000"], "only with --count PLAN"),
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
     (["--bankroll", "500"], "only with --count PLAN"),
+    (["--rounds-per-hour", "100"], "only with --count PLAN"),
+    (["--count", "hi-lo-1-12", "--rounds-per-hour", "0"], "'--rounds-per-hour': 0 is not in"),
     (["--count", "hi-lo-1-12", "--bankroll", "0"], "--bankroll 0: " + BANKROLL_ALLOWED),
     (["--count", "hi-lo-1-12", "--bankroll", "1e-9"], "--bankroll 1e-9: " + BANKROLL_ALLOWED),
     (["--count", "hi-lo-1-12", "--bankroll", "nan"], "--bankroll nan: " + BANKROLL_ALLOWED),
@@ -1081,3 +1084,42 @@ def test_the_reports_se_columns_are_numbers_and_never_show_a_small_se_as_0():
     assert sections.fmt(0.00001, "se:pct2") == "0.0010%"
     assert sections.fmt(0.0123, "se:num3") == "0.012" and sections.fmt(0, "se:num3") == "-"
     assert sections.fmt(0.000411, "se:prob3") == sections.fmt(0.000411, "prob3")
+
+
+def test_the_report_takes_bjsim_counts_rounds_per_hour(monkeypatch, fake_engine):
+    """--rounds-per-hour, as bjsim count's: the section's figures an hour are count's with it,
+    for the single run and the sweep (its columns), and the manifest's commands give it."""
+    from simulator import assessment
+    from tests.test_counting_report import MAIN_MANY
+
+    install_fake_engine(monkeypatch, MAIN_MANY)
+    asked = []
+
+    def compute(spec, say, quiet=False):
+        asked.append(spec)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    out = invoke("report", "--count", "hi-lo-flat", "--rounds-per-hour", "80", "-q", "-o", "r")
+    assert out.exit_code == 130 and asked[0].count_rounds_per_hour == 80
+    spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-1-12",
+                        count_rounds=8000, count_penetrations=(0.6, 0.9),
+                        count_rounds_per_hour=80)
+    data = figures.counting_figures(spec, print, True)
+    f = data["figures"]
+    assert f["per_hour"]["rounds_per_hour"] == 80
+    assert {r["rounds_per_hour"] for r in data["sweep"]} == {80}
+    commands = figures._argv(spec, 10_000)
+    for key in ("count", "count_sweep", "report"):
+        words = shlex.split(commands[key])
+        assert words[words.index("--rounds-per-hour") + 1] == "80", key
+    single = json.loads(invoke(*shlex.split(commands["count"])[1:], "-q").stdout)
+    sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
+    assert single["results"] == f and sweep["sweep"] == data["sweep"]
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": data})])
+    assert "Per hour at 80 rounds dealt an hour: win " in md
+    assert "| win an hour |" in md and "| N0 in hours |" in md
+    plain = figures.counting_figures(dataclasses.replace(spec, count_rounds_per_hour=None),
+                                     print, True)
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": plain})])
+    assert "Per hour" not in md and "win an hour" not in md

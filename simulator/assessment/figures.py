@@ -118,6 +118,7 @@ class Spec:
     count_rounds: int = 1_000_000
     count_penetrations: tuple[float, ...] | None = None
     count_bankroll: float | None = None
+    count_rounds_per_hour: int | None = None
     rules_given: str | None = None
     variants_given: tuple[str, ...] | None = None
     rules_description: str | None = None
@@ -1420,7 +1421,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
     stops.deliver(runs.stopped_after)
     if runs.partial:
         raise KeyboardInterrupt
-    ((_, fig),) = count_runs.figures(runs, plan, spec.count_bankroll)
+    ((_, fig),) = count_runs.figures(runs, plan, spec.count_bankroll, spec.count_rounds_per_hour)
     fig = counting_report.document(fig, runs.runs[0][2].meta)["results"]  # as bjsim count's json
     sweep = None
     if spec.count_penetrations:
@@ -1430,8 +1431,8 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
         stops.deliver(runs.stopped_after)
         if runs.partial:
             raise KeyboardInterrupt
-        sweep = counting_report.sweep_rows(count_runs.figures(runs, plan,
-                                                              spec.count_bankroll))
+        sweep = counting_report.sweep_rows(count_runs.figures(
+            runs, plan, spec.count_bankroll, spec.count_rounds_per_hour))
     return {"plan": spec.count_plan, "figures": fig, "sweep": sweep,
             "indices_note": count_runs.indices_note(spec.rules, plan),
             "strategy": _name(spec) if own else None,
@@ -1491,6 +1492,8 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
 
     count = []
     bankroll = [] if spec.count_bankroll is None else ["--bankroll", _number(spec.count_bankroll)]
+    if spec.count_rounds_per_hour is not None:  # (count's option of the same figures)
+        bankroll += ["--rounds-per-hour", str(spec.count_rounds_per_hour)]
     if spec.count_plan is not None:
         count = ["--count", spec.count_plan, "--count-rounds", str(spec.count_rounds)]
         if spec.count_penetrations:
@@ -1634,6 +1637,7 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,
         "count_bankroll": spec.count_bankroll if spec.count_plan else None,
+        "count_rounds_per_hour": spec.count_rounds_per_hour if spec.count_plan else None,
         "count_files": hashed["count"],
         "bjsim_folder": str(Path(DEFAULT_RULES_PATH).resolve().parent.parent),
         "platform": platform.platform(), "machine": platform.machine(),

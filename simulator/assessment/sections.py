@@ -44,6 +44,7 @@ from simulator.counting_report import (
     left_out_text,
     merged_tails,
     merged_text,
+    per_hour_lines,
     plan_words,
     rare_words,
     refill_words,
@@ -1610,6 +1611,7 @@ def counting(data: dict) -> Section | None:
         [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
+    blocks += [x for x in per_hour_lines(f.get("per_hour")) if x]  # (--rounds-per-hour)
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
              ("frequency", "frequency", "freq"), ("played_share", "played", "pct1"),
              ("flat_advantage", "player's flat advantage", "spct2"),
@@ -1721,6 +1723,11 @@ def counting(data: dict) -> Section | None:
         if bankroll is not None:
             wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
                                 "ruin", "risk of ruin")
+        if c["sweep"][0].get("rounds_per_hour") is not None:  # (--rounds-per-hour, as count's)
+            wcols += [*_with_ci95("per_hour_win", "win an hour", "num2"),
+                      ("per_hour_win_se", "win an hour SE", "num2"),
+                      ("per_hour_sd", "SD an hour", "num2"),
+                      *_with_ci95("per_hour_n0_hours", "N0 in hours", "num1")]
         wcols += [("super_sevens_favourable_share", "Super Sevens favourable", "pct2"),
                   ("super_sevens_favourable_share_se", "Super Sevens favourable SE", "pct3")]
         if any(r.get("super_sevens_counter_bets") for r in c["sweep"]):  # (as bjsim count's)
@@ -2065,6 +2072,8 @@ def manifest(data: dict) -> Section:
                                                  or ()) or "none"],
              *([["counting bankroll (--bankroll, units)", f"{m['count_bankroll']:,g}"]]
                if m.get("count_bankroll") is not None else []),
+             *([["counting rounds an hour (--rounds-per-hour)", m["count_rounds_per_hour"]]]
+               if m.get("count_rounds_per_hour") is not None else []),
              ["platform", f"{m['platform']} ({m['machine']})"],
              ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
     rows = [[k, Withheld(v, f"{v:,}") if type(v) is int and k != "seed" else v]  # (as the
