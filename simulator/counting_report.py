@@ -2030,6 +2030,8 @@ def _sevens_rows(w, meta: dict, dealt: bool = True) -> None:
     if meta.get("sevens_note") and dealt:
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})
+        w.writerow({"section": "run", "item": "super_sevens_7_7_play:by_box",
+                    "value": "; ".join(meta.get("sevens_play") or ())})
     for k, v in (meta.get("sevens_player_edge") or {}).items():  # (as simulate's)
         w.writerow({"section": "run", "item": f"super_sevens_player_edge:{k}", "value": v})
 

@@ -386,9 +386,11 @@ def meta_rows(meta: dict) -> list[dict]:
     for k, v in (run.get("precision") or {}).items():  # json's run.precision, key by key
         rows.append({"section": "run", "item": f"precision:{k}", "per": "", "value": csv_cell(v)})
     note = meta.get("sevens_note")
-    if note:
+    if note:  # (the note, and json's by_box: each box's 7-7 play, one value per box)
         rows.append({"section": "run", "item": "super_sevens_7_7_play", "per": "",
                      "value": note})
+        rows.append({"section": "run", "item": "super_sevens_7_7_play:by_box", "per": "",
+                     "value": "; ".join(meta.get("sevens_play") or ())})
     edge = meta.get("sevens_player_edge")
     if edge:  # (the warning, and the house edge of the play that gives the player the edge)
         rows += [{"section": "run", "item": f"super_sevens_player_edge:{k}", "per": "",

@@ -108,6 +108,11 @@ def test_exact_and_simulate_give_the_same_note(game):
     assert len(notes) == 4
     for note in notes:
         assert note.endswith(want), note
+    # json's by_box as a value of its own (a data pipeline's review: only in the prose note)
+    for doc, text in ((exact_doc["exact"], exact_csv), (sim_doc["results"], sim_csv)):
+        by_box = [r["value"] for r in csv.DictReader(io.StringIO(text))
+                  if r["item"] == "super_sevens_7_7_play:by_box"]
+        assert by_box == ["; ".join(doc["super_sevens"]["seven_seven_play"]["by_box"])]
     for table in (exact_table.stdout, sim_table.stdout):
         assert want in table
         if game != "6 decks":
@@ -126,6 +131,8 @@ def test_count_gives_the_same_note(game):
     assert doc["results"]["super_sevens"]["seven_seven_play"]["note"].endswith(want)
     rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
     assert [r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"][0].endswith(want)
+    assert [r["value"] for r in rows if r["item"] == "super_sevens_7_7_play:by_box"] == [
+        "; ".join(doc["results"]["super_sevens"]["seven_seven_play"]["by_box"])]
 
 
 def test_counts_sweep_gives_the_same_note():
