@@ -982,14 +982,15 @@ def per_hour_lines(h: dict | None) -> list[str]:
     if h is None:
         return []
     n, lo, hi = h["rounds_per_hour"], h["n0_hours_ci95_low"], h["n0_hours_ci95_high"]
-    n0 = (NOT_APPLICABLE + " (no edge)" if h["n0_hours"] is None else
-          f"{_num(h['n0_hours'], 1)} hours")
+    n0 = (f"{_num(h['n0_hours'], 1)} hours" if h["n0_hours"] is not None else
+          NOT_APPLICABLE + " (no edge)" if h["no_edge_note"] else "-")
     if lo is not None:
         n0 += f" (95% interval {_num(lo, 1)} to {'no bound' if hi is None else _num(hi, 1)})"
     return ["", f"Per hour at {n:,} {plural(n, 'round', 'rounds')} dealt an hour: win "
             f"{_pm95(h['win'], h['win_se'], 2, h['win_ci95_low'], h['win_ci95_high'])} units"
             + ("" if h["win_se"] is None else " (95%)")
-            + f", SD {_num(h['sd'], 2)} units, N0 {n0}: {PER_HOUR_WORDS}."]
+            + f", SD {_num(h['sd'], 2)} units, N0 {n0}: {PER_HOUR_WORDS}."
+            + (f" No SE or interval: {h['interval_note']}." if h["interval_note"] else "")]
 
 
 PER_HOUR_WORDS = ("the rounds dealt at the table, the counter there throughout (it plays them "
