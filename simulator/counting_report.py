@@ -47,7 +47,7 @@ from simulator.tally import (
     bets_words,
     few_insurance_bets,
     line_chances,
-    lines_words,
+    pay_words,
     per,
     rarest_pay,
     ss_lines_dealable,
@@ -396,20 +396,23 @@ def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
 
 
 def rarest_line(rules, strategy=None) -> tuple[tuple[str, ...], float, int] | None:
-    """The `big_lines` lines of one pay (`tally.rarest_pay`) that ``strategy`` makes least often
-    from a full shoe, their chance per bet and the pay: a sample of bets says little of the
-    return until it has seen a few tens of those."""
+    """The big pay (`tally.rarest_pay`: a step of pay above 3 to 1, won by the `big_lines`
+    lines paying it or more) that ``strategy`` makes least often from a full shoe: those lines,
+    their chance per bet and the pay. A sample of bets says little of the return until it has
+    seen a few tens of its wins."""
     rare = rarest_pay(dict(big_lines(rules, strategy)), line_pays(rules))
     return None if rare is None else (rare[0], rare[2], rare[1])
 
 
 def rare_words(rare: dict) -> str:
-    """``line (e), the rarest the strategy can make above 3 to 1``, or for lines of one pay
-    pooled ``lines (b) and (e) paying 13 to 1, the rarest pay ...``: json ``rarest_line``."""
-    if len(rare["lines"]) == 1:
-        return f"{lines_words(rare['lines'])}, the rarest the strategy can make above 3 to 1"
-    return (f"{lines_words(rare['lines'])} paying {rare['pays']} to 1, the rarest pay above 3 to "
-            "1 the strategy can make")
+    """json ``rarest_line`` in words: ``line (e) paying 5000 to 1, the rarest pay above 3 to 1
+    the strategy can make``."""
+    return f"{rare['words']}, the rarest pay above 3 to 1 the strategy can make"
+
+
+def _rare_pay_words(rare, check: dict) -> str:
+    """``check["rare"]`` (`rarest_line`) in words (`tally.pay_words`)."""
+    return pay_words(rare[0], rare[2], check["pays"])
 
 
 def line_pays(rules) -> dict[str, int]:
@@ -599,7 +602,7 @@ def _exact_se(sum_sq: int, exact, n: int):
 
 def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str | None:
     """Why a simulated Super Sevens return has no interval or z, or None: fewer bets than expect
-    `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
+    `MIN_WINS` wins of the rarest pay the strategy can make from a full shoe (``check["rare"]``,
     as simulate and compare withhold theirs). The mean of so few bets is a handful of big pays,
     far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
     one): one 5000-to-1 win made z = -10.5 (of the house edge). ``density``: the sevens a deck
@@ -612,20 +615,21 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
         return None
     if density is None:
         if sim["n"] * rare[1] < MIN_WINS:
-            return (f"fewer than {MIN_WINS} wins of {lines_words(rare[0])} expected in "
+            return (f"fewer than {MIN_WINS} wins of {_rare_pay_words(rare, check)} expected in "
                     f"{sim['n']:,} bets: too few for a normal interval or z")
         return None
     if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
         return (f"no win of a line above 3 to 1 expected in {sim['n']:,} bets: the row's counts "
                 "go down to a shoe with no sevens left, where no line can be made: too few "
                 "for a normal interval or z")
-    line, _, p = rarest_pay({k: c * sevens_factor(density, LINE_SEVENS[k], check)
-                             for k, c in check["lines"]}, check["pays"])
+    line, pay, p = rarest_pay({k: c * sevens_factor(density, LINE_SEVENS[k], check)
+                               for k, c in check["lines"]}, check["pays"])
     if sim["n"] * p < MIN_WINS:
         wins = wins_number(sim["n"] * p)
         depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
                  else "")
-        return (f"fewer than {MIN_WINS} wins of {lines_words(line)} expected in {sim['n']:,} "
+        return (f"fewer than {MIN_WINS} wins of {pay_words(line, pay, check['pays'])} expected "
+                f"in {sim['n']:,} "
                 f"bets (about {wins}, {'its' if len(line) == 1 else 'their'} chance at "
                 f"{4 * density:.2f} sevens a deck{depth}: the "
                 "fewest this count leaves, at most a full shoe's 4): too few for a normal "
@@ -642,7 +646,7 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
     """Why the counter's figures that hold its Super Sevens results (the advantages with Super
     Sevens, the net per round's SE, win per 100 rounds, SCORE, N0 and the risk of ruin) have no
     SE or interval, or None: the plan bets Super Sevens and its bets, ``ss_bet`` units, are too
-    few to expect `MIN_WINS` wins of the rarest line the strategy can make from a full shoe
+    few to expect `MIN_WINS` wins of the rarest pay the strategy can make from a full shoe
     (``check["rare"]``), the rule the flat Super Sevens return and `bjsim simulate` follow
     (`_too_few_bets`). Its bets are counted as its units over the ramp's largest stake, the
     fewest they can be. Over the sevens plan's 200,000 rounds (30,017 bets, 0.5 wins of line (e)
@@ -657,7 +661,8 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
         return None
     bets = (f"the counter's {bets_words(n).replace(' bet', ' Super Sevens bet')}" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
-    return (f"about {wins_words(n * rare[1])} of {lines_words(rare[0])} expected in {bets} at a "
+    return (f"about {wins_words(n * rare[1])} of {_rare_pay_words(rare, check)} expected in "
+            f"{bets} at a "
             "full "
             "shoe's "
             f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
@@ -935,8 +940,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
             "z_house_edge": ss_z,
             "z_note": ss_note,
-            "rarest_line": None if rare is None else {"lines": list(rare[0]), "pays": rare[2],
-                                                      "probability": rare[1]},
+            "rarest_line": None if rare is None else {
+                "lines": list(rare[0]), "pays": rare[2], "probability": rare[1],
+                "words": _rare_pay_words(rare, check)},
             "why_not": check["why_not"],
             "exact_play": check["play"],
             "by_count_exact": check["by_count_exact"],
@@ -1813,7 +1819,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"Super Sevens by {kind} (return per unit staked; bets: a unit on every box "
                 f"dealt at the count, whether the counter staked it or not; {exact_what}"
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
-                "rarest line above 3 to 1 expected, or from results without spread"
+                "rarest pay above 3 to 1 expected, or from results without spread"
                 + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
                 + ")", ""]
         none_why = ss["why_not"] or ss.get("by_count_note")

@@ -409,8 +409,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
                       {k: v["pays"] for k, v in lines.items()})
     few_wins = None
     if bets and rare is not None and rare[2] < MIN_WINS:
-        few_wins = (f"about {wins_words(rare[2])} of {lines_words(rare[0])} paying {rare[1]} to "
-                    f"1 expected in {bets_words(bets)}, fewer than {MIN_WINS}")
+        few_wins = (f"about {wins_words(rare[2])} of "
+                    f"{pay_words(rare[0], rare[1], {k: v['pays'] for k, v in lines.items()})} "
+                    f"expected in {bets_words(bets)}, fewer than {MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins) | (
         {"interval_note": NO_SUPER_SEVENS} if not bets else {})
     super_sevens |= {
@@ -524,20 +525,30 @@ def wins_number(x: float) -> str:
 
 
 def rarest_pay(chances: dict, pays: dict):
-    """Of the Super Sevens lines in ``chances`` (each one's chance per bet, or wins expected),
-    those paying over 3 to 1 pooled by pay (lines of one pay are one result of the bet: a table
-    paying 13 on every line has one big pay, its wins every first seven's), the pay whose wins
-    are fewest: ``(its lines, the pay, their chances summed)``, or None where no line pays over
-    3. A pay's interval needs `MIN_WINS` of its wins, not of each line's."""
-    pooled: dict = {}
-    for k, c in chances.items():
-        if pays[k] > 3:
-            lines, total = pooled.get(pays[k], ((), 0.0))
-            pooled[pays[k]] = (lines + (k,), total + c)
-    if not pooled:
-        return None
-    return min(((lines, pay, c) for pay, (lines, c) in pooled.items()),
-               key=lambda x: (x[2], x[0]))
+    """The big pay of the Super Sevens lines in ``chances`` (each one's chance per bet, or wins
+    expected) whose wins are fewest: ``(the lines paying it or more, the pay, their chances
+    summed)``, or None where no line pays over 3 to 1. A bet's result is its pay, whichever
+    line pays it, so the pays are taken as steps up from 3 to 1: each rise of more than 3 from
+    the last step taken is a step, won by every line paying it or more. A pay of 3 or less is
+    no big pay, nor is a rise of 3 or less: lines paying alike are one result (13 on every
+    line: one step, won on every first seven), and a line paying a little more than others
+    (14 against 13) adds no step of its own. With pays far apart (3, 50, 100, 500, 5000) each
+    line above 3 is its own step and the rarest step is the rarest line's. An interval needs
+    `MIN_WINS` wins of every step."""
+    steps, last = [], 3
+    for pay in sorted({pays[k] for k in chances}):
+        if pay - last > 3:
+            lines = tuple(k for k in chances if pays[k] >= pay)
+            steps.append((lines, pay, sum(chances[k] for k in lines)))
+            last = pay
+    return min(steps, key=lambda x: (x[2], x[0])) if steps else None
+
+
+def pay_words(lines, pay: int, pays: dict) -> str:
+    """A `rarest_pay` step in words: ``line (e) paying 5000 to 1``, ``lines (d) and (e) paying
+    500 to 1``, ``lines (a), (b), (c), (d) and (e) paying 13 to 1 or more``."""
+    more = any(pays[k] != pay for k in lines)
+    return f"{lines_words(lines)} paying {pay} to 1" + (" or more" if more else "")
 
 
 def lines_words(lines) -> str:
@@ -647,12 +658,13 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
         if bets:  # (its bets are some of the game's: where the game's is withheld, so is its)
             note = None
             chance = chances[min(k, len(chances) - 1)]
+            pays = {name: v["pays"] for name, v in lines.items()}
             rare = rarest_pay({name: n * chance[name] for name in lines
-                               if name in possible[k] and name in dealable},
-                              {name: v["pays"] for name, v in lines.items()})
+                               if name in possible[k] and name in dealable
+                               and chance[name] > 0}, pays)
             if rare is not None and rare[2] < MIN_WINS:
-                note = (f"about {wins_words(rare[2])} of {lines_words(rare[0])} expected in its "
-                        f"{bets_words(n)}, fewer than {MIN_WINS}")
+                note = (f"about {wins_words(rare[2])} of {pay_words(rare[0], rare[1], pays)} "
+                        f"expected in its {bets_words(n)}, fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,
@@ -679,11 +691,12 @@ def _chances(rules, plays) -> dict:
 
 
 def _possible_by_slot(strategies, rules, possible) -> list:
-    """The Super Sevens lines the strategy of each first box can make (`ss_lines_possible`);
-    each ``possible`` without ``strategies``."""
+    """The Super Sevens lines the strategy of each first box can make (`ss_lines_possible`) of
+    ``possible`` (compare's: the lines whose pay differs); ``possible`` without
+    ``strategies``."""
     if strategies is None:
         return [possible] * 7
-    return [ss_lines_possible([s], rules) for s in strategies]
+    return [tuple(k for k in ss_lines_possible([s], rules) if k in possible) for s in strategies]
 
 
 def _boxes_figure(total, sq, round_sq, rounds, boxes, scale, note=None) -> tuple:

@@ -1885,3 +1885,21 @@ def test_a_variant_playing_the_baselines_main_game_is_exactly_0_from_one_block(v
     assert (he["mean"], he["se"], he["ci95_low"], he["ci95_high"]) == (0, 0, 0, 0), he
     assert he["interval_note"] is None
     assert v["pairing"].startswith(pairing) and "drift apart" not in v["pairing"]
+
+
+def test_a_pays_change_by_strategy_is_judged_by_the_lines_whose_pay_differs():
+    """As the whole game's: where the variant pays only line (b) otherwise, each strategy's
+    Super Sevens difference rests on its (b) wins, and has its interval where those are many
+    (a review: every strategy's was withheld for 1.7 wins of line (e), whose pay is the same)."""
+    result = run("compare", "--boxes", "2", "--strategy", "basic", "--strategy",
+                 "basic-super-sevens", "--vary", "super_sevens_pays=3,60,100,500,5000",
+                 "--same-strategy", "--rounds", "200000", "-q", "-f", "json")
+    assert result.exit_code == 0, result.output
+    variant = json.loads(result.stdout)["variants"][0]
+    assert variant["difference"]["super_sevens"]["interval_note"] is None
+    for entry in variant["difference"]["by_strategy"]:
+        d = entry["super_sevens"]
+        assert d["interval_note"] is None and d["ci95_low"] < d["mean"] < d["ci95_high"], entry
+    # (each game's own figures keep their notes: line (e) still decides those)
+    assert all("line (e) paying 5000 to 1" in e["super_sevens"]["interval_note"]
+               for e in variant["by_strategy"])

@@ -531,7 +531,8 @@ def test_the_super_sevens_table_leaves_out_the_columns_that_cannot_hold_a_value(
             assert gone not in head, (gone, head)
     assert ("Left out of the table, holding no value at any count: the counter's units staked "
             "(the plan places no Super Sevens bet); the sample SE (too few bets at any count: "
-            "fewer than 30 wins of line (e) expected in all 2 together); z and the exact return "
+            "fewer than 30 wins of line (e) paying 5000 to 1 expected in all 2 together); z and "
+            "the exact return "
             "and its SE and the rounds favourable (exact overall only, as said above). The CSV "
             "keeps every column.") in text
     assert "(simulator.exact.sevens)" not in text

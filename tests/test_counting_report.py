@@ -502,7 +502,8 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     assert rows[("per_round_played", "interval_note")]["value"] == note
     sweep = CR.sweep_rows([(0.75, few)])
     assert sweep[0]["per_round_interval_note"] == note and sweep[0]["score_ci95_low"] is None
-    assert ("about 0.5 wins of line (e) expected in the counter's 30,017 Super Sevens bets at a "
+    assert ("about 0.5 wins of line (e) paying 5000 to 1 expected in the counter's 30,017 "
+            "Super Sevens bets at a "
             "full shoe's chance (more where the count leaves more sevens)") in CR.figures(
         tally_of(FLAT_ROUNDS) * 15_008 + tally_of(FLAT_ROUNDS[2:3]), plan, Rules())[
         "per_round_played"]["interval_note"]  # (0.48 to one decimal)
@@ -644,7 +645,7 @@ def test_the_super_sevens_table_by_count(fig):
     assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))
     assert row["exact"] == pytest.approx(0.3)
     assert row["z_house_edge"] is None  # two bets say nothing of a 5000 to 1 pay
-    assert "fewer than 30 wins of line (e) expected in 2 bets" in row["z_note"]
+    assert "fewer than 30 wins of line (e) paying 5000 to 1 expected in 2 bets" in row["z_note"]
     assert row["favourable_share"] == 1.0 and row["counter_bets"] == 2
     ss = fig["super_sevens"]
     assert ss["favourable_share"] == pytest.approx(2 / 6) and ss["exact"] == pytest.approx(0.3)
@@ -669,7 +670,8 @@ def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
     need = math.ceil(30 / p)
     for n, has_z in ((need - 1, False), (need, True)):
         sim = {"n": n, "mean": -0.1, "se": 0.05}
-        z, note = CR._ss_z(sim, -0.12, {"rare": (line, p, pay), "why_not": None})
+        z, note = CR._ss_z(sim, -0.12, {"rare": (line, p, pay), "why_not": None,
+                                        "pays": CR.line_pays(rules)})
         assert (z is not None, note is None) == (has_z, has_z)
     assert z == pytest.approx(-0.4)  # of the house edge: 10% simulated, 12% exact
 
@@ -764,7 +766,8 @@ def test_with_the_exact_variance_too_few_bets_still_give_no_z_or_interval():
     ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
     assert ss["exact_se"] == pytest.approx(math.sqrt((525 - 0.11**2) / bets))
     assert ss["z_house_edge"] is None and (fl["ci95_low"], fl["ci95_high"]) == (None, None)
-    assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
+    assert ("fewer than 30 wins of line (e) paying 5000 to 1 expected in 200,000 bets"
+            in fl["interval_note"])
     (row,) = f["super_sevens_by_count"]
     assert row["z_house_edge"] is None and row["exact_se"] is not None
     assert "fewer than 30 wins of line (e)" in row["z_note"]
@@ -779,7 +782,8 @@ def test_without_the_exact_variance_no_format_shows_an_interval_too_few_bets_lea
     few = CR.figures(ss_tally(200_000, -50_000, 74 * 200_000, -0.11), plan, Rules())
     fl = few["super_sevens"]["flat"]
     assert (fl["ci95_low"], fl["ci95_high"], fl["interval_se"]) == (None, None, None)
-    assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
+    assert ("fewer than 30 wins of line (e) paying 5000 to 1 expected in 200,000 bets"
+            in fl["interval_note"])
     assert few["super_sevens"]["z_house_edge"] is None
     doc = json.loads(CR.render(few, "json"))["results"]["super_sevens"]["flat"]
     assert doc["ci95_low"] is None and doc["interval_note"] == fl["interval_note"]
@@ -843,7 +847,8 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     sevens = load_plan("sevens-super-sevens")
     (row,) = CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
     assert row["count"] == -9 and row["z_house_edge"] is None
-    assert ("fewer than 30 wins of line (e) expected in 2,000,000 bets (about 10.1, its chance "
+    assert ("fewer than 30 wins of line (e) paying 5000 to 1 expected in 2,000,000 bets (about "
+            "10.1, its chance "
             "at 3.31 sevens a deck among the 78 cards left at the cut card: the fewest this "
             "count leaves") in row["z_note"]
     check = CR.sevens_check(Rules(), strategy)

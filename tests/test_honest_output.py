@@ -411,8 +411,8 @@ def test_lines_the_shoe_cannot_make_are_left_out_of_the_check():
     # the counter's rarest line too: (d) with one or two decks, not a line of chance 0
     from simulator.counting_report import rarest_line
 
-    assert rarest_line(Rules(decks=1))[0] == "d" and rarest_line(Rules(decks=2))[0] == "d"
-    assert rarest_line(Rules(decks=3))[0] == "e"
+    assert rarest_line(Rules(decks=1))[0] == ("d",) == rarest_line(Rules(decks=2))[0]
+    assert rarest_line(Rules(decks=3))[0] == ("e",)
 
 
 @pytest.mark.parametrize("decks, interval", [(1, True), (2, True), (3, False)])

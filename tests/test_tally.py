@@ -232,6 +232,21 @@ def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
     lines, pay, c = tally_module.rarest_pay(chances, pays)
     assert (lines, pay) == (("d", "e"), 800) and c == pytest.approx(chances["d"] + chances["e"])
     assert tally_module.rarest_pay(chances, dict.fromkeys("abcdef", 3)) is None
+    # pays as steps up from 3: a line paying a little more (14 against 13) is no step of its own
+    # (a review: 13,13,13,13,14 had been withheld for 1.7 wins of line (e) paying 14), nor a
+    # little less (49 against 50); a rise of more than 3 is (11 over 7)
+    for p, want in (((13, 13, 13, 13, 14), (tuple("abcde"), 13)),
+                    ((50, 50, 50, 50, 49), (tuple("abcde"), 49)),
+                    ((5, 7, 9, 11, 13), (("d", "e"), 11)),
+                    ((3, 50, 100, 5000, 100), (("d",), 5000)),  # (e) a step of (c)'s
+                    ((4, 4, 4, 4, 4), None)):
+        pays = dict(zip("abcdef", (*p, -1), strict=True))
+        got = tally_module.rarest_pay(chances, pays)
+        assert (got and got[:2]) == want, (p, got)
+    pays = dict(zip("abcdef", (13, 13, 13, 13, 14, -1), strict=True))
+    words = tally_module.pay_words(tuple("abcde"), 13, pays)
+    assert words == "lines (a), (b), (c), (d) and (e) paying 13 to 1 or more"
+    assert tally_module.pay_words(("e",), 5000, {"e": 5000}) == "line (e) paying 5000 to 1"
     assert tally_module.lines_words(("e",)) == "line (e)"
     assert tally_module.lines_words(("d", "e")) == "lines (d) and (e)"
     assert tally_module.lines_words(("b", "c", "e")) == "lines (b), (c) and (e)"

@@ -69,7 +69,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend, plural
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95, lines_words
+from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95
 
 LABEL = {1: "A", 10: "10"}
 
@@ -1672,7 +1672,7 @@ def counting(data: dict) -> Section | None:
                + ("z is against the SE from the exact variance of the bets' starting shoes (the "
                   "sample's misses the rare big pays at most counts)" if ss["exact_se"] is not None
                   else "z is shown only where the bets are enough to expect 30 wins of "
-                  + ("the rarest line the strategy can make above 3 to 1"
+                  + ("the rarest pay above 3 to 1 the strategy can make"
                      if ss["rarest_line"] is None
                      else f"{rare_words(ss['rarest_line'])} (one bet in "
                      f"{1 / ss['rarest_line']['probability']:,.0f})")
@@ -1908,7 +1908,7 @@ def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
     rare = ss["rarest_line"]
     if rare is not None and ss["flat"]["n"] * rare["probability"] < MIN_WINS:
         few = (f"too few bets at any count: fewer than {MIN_WINS} wins of "
-               f"{lines_words(rare['lines'])} expected in all {ss['flat']['n']:,} together")
+               f"{rare['words']} expected in all {ss['flat']['n']:,} together")
         out["se"] = ("the sample SE", few)
         out["z_house_edge"] = ("z", few)
     if ss["why_not"] is not None:
