@@ -989,14 +989,30 @@ def per_hour_lines(h: dict | None) -> list[str]:
         return []
     n, lo, hi = h["rounds_per_hour"], h["n0_hours_ci95_low"], h["n0_hours_ci95_high"]
     n0 = (f"{_num(h['n0_hours'], 1)} hours" if h["n0_hours"] is not None else
-          NOT_APPLICABLE + " (no edge)" if h["no_edge_note"] else "-")
+          NOT_APPLICABLE + " (no edge" if h["no_edge_note"] else "-")
     if lo is not None:
-        n0 += f" (95% interval {_num(lo, 1)} to {'no bound' if hi is None else _num(hi, 1)})"
+        n0 += ("; " if n0.endswith("edge") else " (") + (
+            f"95% interval {_num(lo, 1)} to {'no bound' if hi is None else _num(hi, 1)}")
+    n0 += ")" if "(" in n0 else ""
+    d = hour_digits(h["win_se"])
     return ["", f"Per hour at {n:,} {plural(n, 'round', 'rounds')} dealt an hour: win "
-            f"{_pm95(h['win'], h['win_se'], 2, h['win_ci95_low'], h['win_ci95_high'])} units"
+            f"{_pm95(h['win'], h['win_se'], d, h['win_ci95_low'], h['win_ci95_high'])} units"
             + ("" if h["win_se"] is None else " (95%)")
             + f", SD {_num(h['sd'], 2)} units, N0 {n0}: {PER_HOUR_WORDS}."
             + (f" No SE or interval: {h['interval_note']}." if h["interval_note"] else "")]
+
+
+def hour_digits(se) -> int:
+    """The decimals of a win an hour with SE ``se``: its SE to two significant figures, two at
+    least (at 1 round an hour, ``0.0074 ± 0.0198``, not ``0.01 ± 0.02``)."""
+    if not se or not math.isfinite(se):
+        return 2
+    return max(2, 1 - math.floor(math.log10(se)))
+
+
+def hour_words(n) -> str:
+    """``100 rounds an hour``, ``1 round an hour``."""
+    return f"{_num(n)} {plural(n or 0, 'round', 'rounds')} an hour"
 
 
 PER_HOUR_WORDS = ("the rounds dealt at the table, the counter there throughout (it plays them "
@@ -2135,8 +2151,9 @@ def _sweep_cells(r: dict) -> list[str]:
             "-" if r.get("super_sevens_counter_return") is None else _span(
                 r["super_sevens_counter_return"], r.get("super_sevens_counter_return_ci95_low"),
                 r.get("super_sevens_counter_return_ci95_high"), fmt=_pct),
-            _pm95(r.get("per_hour_win"), r.get("per_hour_win_se"), 2,
-                  r.get("per_hour_win_ci95_low"), r.get("per_hour_win_ci95_high")),
+            _pm95(r.get("per_hour_win"), r.get("per_hour_win_se"),
+                  hour_digits(r.get("per_hour_win_se")), r.get("per_hour_win_ci95_low"),
+                  r.get("per_hour_win_ci95_high")),
             _num(r.get("per_hour_sd"), 2),
             _span(r.get("per_hour_n0_hours"), r.get("per_hour_n0_hours_ci95_low"),
                   r.get("per_hour_n0_hours_ci95_high"), 1, none=_no_edge(r))]
@@ -2357,8 +2374,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         ("counter SS return (95%)", "counter SS return: its Super Sevens net over those units, "
          "what it takes from the house on the side bet (with a 95% interval where its bets are "
          "enough, by batch means over the chunks)"),
-        ("win/hour (95%)", "win/hour, SD/hour, N0 hours: in units and hours at "
-         f"{_num(rows[0].get('rounds_per_hour'))} rounds an hour, {PER_HOUR_WORDS}")]
+        (next((c for c in SWEEP_HEAD[-3:] if c in shown), None), _and(  # (all three named:
+            [c.removesuffix(" (95%)") for c in SWEEP_HEAD[-3:]])  # one left out, its twin shown)
+         + ": in units and hours at " + hour_words(rows[0].get("rounds_per_hour"))
+         + f", {PER_HOUR_WORDS}")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
             sweep_note(rows)]
     if meta.get("sevens_note"):  # (as the single run's, under its Super Sevens figures)

@@ -1627,3 +1627,27 @@ def test_rounds_per_hour_adds_the_figures_an_hour_to_a_run_and_a_sweep(monkeypat
         "count", *TINY, "--rounds-per-hour", "60", "--penetrations", "0.6,0.9",
         "-f", "csv").stdout))}
     assert ("per_hour_win", "0.6") in items and ("per_hour_n0_hours", "0.9") in items
+
+
+def test_the_sweeps_hour_columns_are_explained_whichever_are_shown(monkeypatch):
+    """Every round played at 100 rounds an hour: win/hour is win/100's twin and left out, and
+    the legend of the hour columns had gone with it (a review); at 1 round an hour, "1 round"
+    and the win to its SE's two figures, not 0.01 ± 0.01."""
+    from tests.test_counting_report import MAIN_MANY
+
+    install_fake_engine(monkeypatch, [r for r in MAIN_MANY if r.get("played", True)])
+    out = invoke("count", *TINY, "--rounds-per-hour", "100", "--penetrations", "0.6,0.9").stdout
+    assert "win/hour (95%) (the same as win/100 (95%) in every row)" in out
+    assert ("win/hour, SD/hour and N0 hours: in units and hours at 100 rounds an hour, the "
+            "rounds dealt at the table") in out
+    rows = json.loads(invoke("count", *TINY, "--rounds-per-hour", "1", "--penetrations",
+                             "0.6,0.9", "-f", "json").stdout)["sweep"]
+    out = invoke("count", *TINY, "--rounds-per-hour", "1", "--penetrations", "0.6,0.9").stdout
+    assert "at 1 round an hour" in out
+    from simulator.counting_report import hour_digits
+
+    assert (hour_digits(0.0198), hour_digits(0.24), hour_digits(None)) == (3, 2, 2)
+    d = hour_digits(rows[0]["per_hour_win_se"])
+    assert f"{rows[0]['per_hour_win']:,.{d}f} ± " in out
+    single = invoke("count", *TINY, "--rounds-per-hour", "1").stdout
+    assert "Per hour at 1 round dealt an hour: win " in single

@@ -1118,9 +1118,13 @@ def test_the_report_takes_bjsim_counts_rounds_per_hour(monkeypatch, fake_engine)
     sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
     assert single["results"] == f and sweep["sweep"] == data["sweep"]
     md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": data})])
-    assert "Per hour at 80 rounds dealt an hour: win " in md
-    assert "| win an hour |" in md and "| N0 in hours |" in md
+    assert "The counter an hour at 80 rounds an hour: the rounds dealt at the table" in md
+    assert "**The counter's win an hour**" in md
+    h = f["per_hour"]
+    assert f"| 80 | {h['win']:,.2f} | {h['win_se']:,.2f} |" in md  # (its table, csv too)
+    assert "| win an hour | win an hour SE | win an hour 95% low |" in md  # (SE, interval)
+    assert "Win an hour, SD an hour and N0 in hours: in units and hours at 80 rounds an hour" in md
     plain = figures.counting_figures(dataclasses.replace(spec, count_rounds_per_hour=None),
                                      print, True)
     md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": plain})])
-    assert "Per hour" not in md and "win an hour" not in md
+    assert "an hour" not in md

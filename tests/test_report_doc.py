@@ -3124,6 +3124,12 @@ def test_what_the_super_sevens_sd_rests_on_follows_the_lines_the_strategy_can_ma
     assert sections.big_pays_words(pays) == (
         "its wins of the biggest pays it can make: 1 at 5000 to 1 (line (e)) and 21 at 500 to 1 "
         "(line (d)), in this run")
+    # lines paying alike are one pay (a review: "21 at 500 to 1 (line (d)) and 2 at 500 to 1
+    # (line (e))" under pays 3,50,50,500,500)
+    pays[4] |= {"pays": 500, "count": 2}
+    assert sections.big_pays_words(pays) == (
+        "its wins of the biggest pays it can make: 23 at 500 to 1 (lines (d) and (e)) and 118 at "
+        "100 to 1 (line (c)), in this run")
 
 
 def _headline(z: float, diff: float, se: float = 0.000357) -> dict:

@@ -27,6 +27,7 @@ from simulator.counting_report import (
     NO_SE,
     NO_SS_BET,
     NOT_APPLICABLE,
+    PER_HOUR_WORDS,
     SAME_BETS,
     SEVENS_SCALING,
     _and,
@@ -40,11 +41,12 @@ from simulator.counting_report import (
     counter_bets_text,
     floored_words,
     gain_none,
+    hour_digits,
+    hour_words,
     left_out,
     left_out_text,
     merged_tails,
     merged_text,
-    per_hour_lines,
     plan_words,
     rare_words,
     refill_words,
@@ -69,7 +71,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend, plural
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95
+from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95, lines_words
 
 LABEL = {1: "A", 10: "10"}
 
@@ -490,10 +492,14 @@ def big_pays_words(pays: list[dict] | None) -> str:
     if not pays:
         return "its wins of the biggest pays"
     wins = sorted((r for r in pays if r["pays"] > 0), key=lambda r: -r["pays"])
-    can = [r for r in wins if r["probability"] > 0]
+    can: dict = {}  # pay -> (its wins, its lines): lines paying alike are one pay
+    for r in wins:
+        if r["probability"] > 0:
+            n, lines = can.get(r["pays"], (0, ()))
+            can[r["pays"]] = (n + r["count"], lines + (r["line"],))
     cannot = [r["line"] for r in wins if r["probability"] <= 0]
-    top = " and ".join(f"{r['count']:,} at {r['pays']:g} to 1 (line ({r['line']}))"
-                       for r in can[:2])
+    top = " and ".join(f"{n:,} at {pay:g} to 1 ({lines_words(sorted(lines))})"
+                       for pay, (n, lines) in list(can.items())[:2])
     return (f"its wins of the biggest pays it can make: {top}, in this run" + (
         f" (its 7-7 play can make no line {' or '.join(f'({x})' for x in sorted(cannot))})"
         if cannot else ""))
@@ -1611,7 +1617,20 @@ def counting(data: dict) -> Section | None:
         [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
-    blocks += [x for x in per_hour_lines(f.get("per_hour")) if x]  # (--rounds-per-hour)
+    h = f.get("per_hour")
+    if h is not None:  # (--rounds-per-hour: a table, its csv too, as the net per round's)
+        wk = f"num{hour_digits(h['win_se'])}"  # (to the SE's two figures: 1 round an hour)
+        hcols = [("rounds_per_hour", "rounds an hour", "int"), ("win", "win, units", wk),
+                 ("win_se", "win SE, units", wk), ("win_ci95_low", "win 95% low", wk),
+                 ("win_ci95_high", "win 95% high", wk),
+                 ("sd", "SD, units", "num2"),
+                 *_with_ci95("n0_hours", "N0 in hours", "num1")]
+        blocks += [f"The counter an hour at {hour_words(h['rounds_per_hour'])}: "
+                   f"{PER_HOUR_WORDS}."
+                   + (f" No SE or interval: {h['interval_note']}." if h["interval_note"] else "")
+                   + (f" N0: {NOT_APPLICABLE}, {NO_EDGE}." if h["no_edge_note"] else ""),
+                   Table("counting_per_hour", "The counter's win an hour", hcols,
+                         [[_no_bound(h, k) for k, _, _ in hcols]])]
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
              ("frequency", "frequency", "freq"), ("played_share", "played", "pct1"),
              ("flat_advantage", "player's flat advantage", "spct2"),
@@ -1724,8 +1743,9 @@ def counting(data: dict) -> Section | None:
             wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
                                 "ruin", "risk of ruin")
         if c["sweep"][0].get("rounds_per_hour") is not None:  # (--rounds-per-hour, as count's)
-            wcols += [*_with_ci95("per_hour_win", "win an hour", "num2"),
-                      ("per_hour_win_se", "win an hour SE", "num2"),
+            wk = f"num{max(hour_digits(r.get('per_hour_win_se')) for r in c['sweep'])}"
+            win = _with_ci95("per_hour_win", "win an hour", wk)
+            wcols += [win[0], ("per_hour_win_se", "win an hour SE", wk), *win[1:],
                       ("per_hour_sd", "SD an hour", "num2"),
                       *_with_ci95("per_hour_n0_hours", "N0 in hours", "num1")]
         wcols += [("super_sevens_favourable_share", "Super Sevens favourable", "pct2"),
@@ -1753,6 +1773,10 @@ def counting(data: dict) -> Section | None:
                       if "played_share" in shown else "")
                    + (" The counter's average bet: the initial main bet per round played, in "
                       "units, all its boxes together." if "average_bet" in shown else "")
+                   + (" Win an hour, SD an hour and N0 in hours: in units and hours at "
+                      f"{hour_words(c['sweep'][0]['rounds_per_hour'])}, {PER_HOUR_WORDS} (the "
+                      "other figures are per round played)."
+                      if c["sweep"][0].get("rounds_per_hour") is not None else "")
                    + "".join(f" {w}: {CHUNK_SE_WORDS}." for w in by_chunks)
                    + (" The Super Sevens favourable share's SE: by batch means over each "
                       "run's chunks (rounds of a shoe are correlated), none from fewer than 10."
@@ -1943,7 +1967,8 @@ def _no_bound(fig: dict, key: str):
     """``fig[key]``; ``no bound`` for an interval's missing high end where its low end is there
     (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a``: both
     empty in the CSV, as in bjsim count's, so that a column of numbers holds no word."""
-    if key in ("score", "n0") and fig.get(key) is None and fig.get("no_edge_note"):
+    if key in ("score", "n0", "n0_hours", "per_hour_n0_hours") and fig.get(key) is None and (
+            fig.get("no_edge_note")):
         return Withheld(None, NOT_APPLICABLE)
     if key in ("gain_over_flat", "gain_over_flat_se") and fig.get(
             "gain_over_flat_se_kind") == SAME_BETS:  # (the same bets: "none", as count says)
