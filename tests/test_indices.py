@@ -373,7 +373,15 @@ def test_a_level_two_count_and_the_sevens_count_give_index_files_count_can_load(
         assert len(loaded.plays) == sum(p["index"] is not None for p in got)
         missing = [p["name"] for p in got if p["index"] is None]
         assert (f"# Not written: {', '.join(missing)}:" in path.read_text()) == bool(missing)
+        # the published indices are Hi-Lo's: beside no other count's (a plan author's review:
+        # the sevens count's 16 v 9 at +25 beside "published_hi_lo_s17_peek = 5")
+        assert "published_hi_lo" not in path.read_text()
+        assert (f"published for Hi-Lo, derived for these rules and the {system.name} count"
+                in path.read_text())
     assert missing  # (the sevens count moves few of these plays)
+    hi_lo = X.derive_indices(r, HI_LO, plays)
+    assert hi_lo[0]["published_hi_lo_s17_peek"] == 5
+    assert "re-derived for these rules)" in X.dumps_indices(hi_lo, "h", r, HI_LO, 3.0)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -208,6 +208,7 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
              for _, hand, up, low, high, _ in plays]
     out = []
     compile_here()
+    hi_lo = _is_hi_lo(system)  # (the published indices are Hi-Lo's: beside no other count's)
     for (name, hand, up, low, high, published), x in zip(
             plays, map_spawned(_crossing_of, tasks, workers), strict=True):
         chart, row, col = _cell(hand, up)
@@ -217,9 +218,16 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
             "at_or_above": code[high],
             "index": None if x is None else (-99 if x == float("-inf") else index_of(x)),
             "crossing": None if x is None or x == float("-inf") else round(float(x), 3),
-            "published_hi_lo_s17_peek": published,
+            "published_hi_lo_s17_peek": published if hi_lo else None,
         })
     return out
+
+
+def _is_hi_lo(system) -> bool:
+    """Whether ``system`` counts as the shipped Hi-Lo does (its tags, whatever its name)."""
+    from simulator.counting import load_count
+
+    return tuple(system.tags) == tuple(load_count("hi-lo").tags)
 
 
 def rules_words(system, rules) -> str:
@@ -261,7 +269,10 @@ def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float
         "source = " + q(f"Exact analysis of shoes depleted to each true count, {decks_left:g} "
                         f"{plural(decks_left, 'deck', 'decks')} left (the Illustrious 18 plays "
                         "of D. Schlesinger, Blackjack "
-                        "Attack, re-derived for these rules)"),
+                        "Attack, "
+                        + ("re-derived for these rules" if _is_hi_lo(system) else
+                           f"published for Hi-Lo, derived for these rules and the {system.name} "
+                           "count") + ")"),
     ]
     missing = [p["name"] for p in plays if p["index"] is None]
     if missing:  # (a play needs an index: `simulator.index_plays`)
