@@ -3587,7 +3587,7 @@ def _optimal_plan(path, plan, o: dict, meta: dict, optimal: dict) -> OutputError
         plan, Ramp(o["bet"]["base"], tuple((c, u) for c, u in o["bet"]["steps"])),
         f"{plan.name}-optimal" if o["no_edge_note"] is None else f"{plan.name}-table-min",
         f"{plan.name} {what}, derived by bjsim count --optimal-bets from its run: "
-        f"{optimal['replay_words']}, bankroll {o['bankroll']:g} units, Kelly fraction "
+        f"{optimal['replay_words']}, bankroll {o['bankroll']:,g} units, Kelly fraction "
         f"{o['kelly_fraction']:g}; wonging and boxes as the plan's. To play it on the run's "
         f"rounds: {replay_command(optimal, '<this file>')}" + _replay_partial(meta.get("run", {})),
         o["bankroll"], optimal.get("strategy", True))  # (the chart its bets were derived under)

@@ -191,7 +191,25 @@ def load_indices(name_or_path) -> IndexSet:
     if len(counts) > MAX_INDEX_COUNTS:
         raise IndexFileError(f"{path}: {len(counts)} different index counts: allowed at most "
                              f"{MAX_INDEX_COUNTS} (each one splits the count into another band)")
-    return IndexSet(name, count, out, description, str(path))
+    got = IndexSet(name, count, out, description, str(path))
+    if name in list_indices() and path.resolve() != (INDEX_DIR / f"{name}.toml").resolve():
+        _not_passing_for_a_shipped_set(got, "name" in data)
+    return got
+
+
+def _not_passing_for_a_shipped_set(got: IndexSet, named: bool) -> None:
+    """An index file named as a shipped set (by its ``name``, or its file name where it has
+    none) must hold that set's plays for its count, as a count or plan file named as a shipped
+    one must be it: plans and reports know an index set by its name."""
+    shipped = load_indices(got.name)
+    what = (f"count = {shown(got.count)} is not {shipped.count}" if got.count != shipped.count
+            else None if set(got.plays) == set(shipped.plays) else "plays are not its plays")
+    if what is not None:
+        raise IndexFileError(f"{got.source}: name = {shown(got.name)}"
+                             + ("" if named else " (the file's name: it has no 'name' key)")
+                             + f" names the shipped index set {got.name}, but its {what}: "
+                             "allowed another name for other index plays (plans and reports "
+                             "know an index set by its name)")
 
 
 def play_words(plays: IndexSet | None) -> dict | None:

@@ -13,6 +13,7 @@ import dataclasses
 import math
 import numbers
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -341,9 +342,15 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     if bankroll is not None:
         bankroll = check_bankroll(bankroll, table_min, f"{src}: key 'bankroll' =")
     tuned = data.get("tuned_penetration")
-    if tuned is not None:  # (the rule key's range)
+    if tuned is not None:  # (the rule key's range; 75 taken for a percent, as the key's)
         pen = DECLARED["penetration"]
-        tuned = float(_number(src, "tuned_penetration", tuned, pen.lo, pen.hi))
+        try:
+            tuned = float(_number(src, "tuned_penetration", tuned, pen.lo, pen.hi))
+        except PlanError as e:
+            pct = (not isinstance(tuned, bool) and isinstance(tuned, int | float)
+                   and pen.lo <= tuned / 100 <= pen.hi)
+            raise PlanError(f"{e} (a fraction: did you mean {tuned / 100:g}?)" if pct
+                            else str(e)) from None
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)
@@ -475,8 +482,8 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     most = top(games)
     if plan.wong_enter is not None and plan.wong_enter > most:
         out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: "
-                   f"{never(plan.wong_enter, most)}, so the counter, who begins each shoe "
-                   "sitting out, never plays a round")
+                   f"{never(plan.wong_enter, most)}, so the counter, who begins sitting out "
+                   "(each chunk), never plays a round")
     elif plan.wong_enter is not None and (off := off_grid(plan.wong_enter)) is not None:
         out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: {off}, so the "
                    f"counter comes back at {taken(plan.wong_enter)} or above")
@@ -514,8 +521,17 @@ def _blind_to_sevens(plan: CountingPlan) -> list[str]:
             f"side bet's return turns (its tags' correlation with the sevens left, each rank "
             f"against -1 for a seven, a seven seen being one fewer left, and 0 for the others: "
             f"{said}; the sevens count's +1.00): its Super Sevens bets follow the count, "
-            f"{follow} (`bjsim exact --removal --count {plan.count.name}` gives its correlation "
+            f"{follow} (`bjsim exact --removal --count {_count_arg(plan)}` gives its correlation "
             "with the side bet's effects of removal)"]
+
+
+def _count_arg(plan: CountingPlan) -> str:
+    """The plan's count as ``--count`` takes it: a shipped count's name, else its file's path
+    as read (a count file's own name is no shipped count's: `bjsim exact` would refuse it)."""
+    path = dict(plan.files).get("count system")
+    if path is None or plan.count_file == plan.count.name and "/" not in plan.count_file:
+        return plan.count.name
+    return shlex.quote(os.path.relpath(path) if not os.path.isabs(plan.count_file) else str(path))
 
 
 def _alike(plan: CountingPlan, games) -> list[str]:
@@ -640,6 +656,11 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
 
 
+def _whole(x):
+    """``x`` as an int where it is a whole number (``bankroll = 1000``, not ``1000.0``)."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
 def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
               bankroll: float | None = None, strategy: str | None | bool = True) -> str:
     """``plan`` as a plan file (TOML) with its ``[bet]`` replaced by ``bet``, named ``name`` and
@@ -664,7 +685,7 @@ def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
             "strategy": strategy if strategy is not True else None if plan.strategy is None
             else named("strategy", STRATEGY_DIR),
             "table_min": plan.table_min, "table_max": plan.table_max,
-            "bankroll": plan.bankroll if bankroll is None else bankroll,
+            "bankroll": _whole(plan.bankroll if bankroll is None else bankroll),
             "tuned_penetration": plan.tuned_penetration}
     lines = [f"{k} = {_fmt(v)}" for k, v in keys.items() if v is not None]
     lines += ramp("bet", bet)

@@ -944,8 +944,8 @@ def test_a_plan_odd_but_maybe_meant_is_played_with_a_warning_line_each(tmp_path,
         f"bjsim: warning: {path}: key 'bet.steps[3]' = [1000, 8]: no round of this game starts "
         "at a true count of 1000 or more (at most +52), so the step is never taken",
         f"bjsim: warning: {path}: key 'wong.enter' = 900: no round of this game starts at a true "
-        "count of 900 or more (at most +52), so the counter, who begins each shoe sitting out, "
-        "never plays a round"]
+        "count of 900 or more (at most +52), so the counter, who begins sitting out (each "
+        "chunk), never plays a round"]
     # a sweep warns of a step out of reach at every penetration only: +30 is out of reach with
     # 93 cards dealt at most (93 x 52 / 219 = +22.08), not with 192 (+52)
     path.write_text('count = "hi-lo"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[30, 2]]\n')
@@ -1651,3 +1651,13 @@ def test_the_sweeps_hour_columns_are_explained_whichever_are_shown(monkeypatch):
     assert f"{rows[0]['per_hour_win']:,.{d}f} ± " in out
     single = invoke("count", *TINY, "--rounds-per-hour", "1").stdout
     assert "Per hour at 1 round dealt an hour: win " in single
+
+
+def test_a_plan_named_without_its_toml_suffix_is_pointed_to_its_file(tmp_path, monkeypatch,
+                                                                      fake_engine):
+    # A plan author's review: `--plan myplan` beside myplan.toml said only "unknown counting plan"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "myplan.toml").write_text('name = "myplan"\ncount = "hi-lo"\n[bet]\nbase = 1\n')
+    line = is_one_line_error(invoke("count", "--plan", "myplan"))
+    assert "unknown counting plan 'myplan': did you mean myplan.toml, the file? allowed" in line
+    assert not fake_engine

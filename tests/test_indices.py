@@ -654,3 +654,36 @@ def test_a_scan_cut_short_below_0_does_not_say_always():
     # A last read: at a quarter deck the counts below 0 hold no 10,3 v 3, and stand, the better
     # play from the run's start (0) up, was written "index -99, played at every count"
     assert X.crossing(Rules(decks=1), HI_LO.tags, (10, 3), 3, "hit", "stand", 0.25) is None
+
+
+def test_an_index_file_named_as_a_shipped_set_must_be_that_set(tmp_path):
+    """As a count or plan file: a file named hi-lo-nz holding another count's plays was played
+    and shown as "index plays: hi-lo-nz" (a plan author's review); one holding the shipped
+    plays, as `bjsim strategy indices --name hi-lo-nz` writes them, is that set."""
+    from simulator.index_plays import IndexFileError, load_indices
+
+    shipped = (Path(__file__).resolve().parent.parent / "strategies" / "indices" /
+               "hi-lo-nz.toml").read_text()
+    same = tmp_path / "same.toml"
+    same.write_text(shipped)
+    assert set(load_indices(same).plays) == set(load_indices("hi-lo-nz").plays)
+    other = tmp_path / "other.toml"
+    other.write_text(shipped.replace('count = "hi-lo"', 'count = "zen"'))
+    with pytest.raises(IndexFileError) as e:
+        load_indices(other)
+    assert str(e.value) == (f'{other}: name = "hi-lo-nz" names the shipped index set hi-lo-nz, '
+                            "but its count = \"zen\" is not hi-lo: allowed another name for "
+                            "other index plays (plans and reports know an index set by its "
+                            "name)")
+    moved = tmp_path / "moved.toml"
+    moved.write_text(shipped.replace("index = 4\n", "index = 5\n", 1))
+    with pytest.raises(IndexFileError, match="but its plays are not its plays: allowed another"):
+        load_indices(moved)
+    unnamed = tmp_path / "hi-lo-nz.toml"  # (by its file's name, it having no name key)
+    unnamed.write_text(shipped.replace('name = "hi-lo-nz"\n', "").replace("index = 4\n",
+                                                                           "index = 5\n", 1))
+    with pytest.raises(IndexFileError, match=r"\(the file's name: it has no 'name' key\)"):
+        load_indices(unnamed)
+    renamed = tmp_path / "mine.toml"
+    renamed.write_text(shipped.replace('name = "hi-lo-nz"', 'name = "mine"'))
+    assert load_indices(renamed).name == "mine"

@@ -339,6 +339,9 @@ def test_the_written_plan_loads_and_round_trips(tmp_path, monkeypatch):
             "wong_leave", "table_min", "table_max", "tuned_penetration")
     assert {k: getattr(back, k) for k in keep} == {k: getattr(plan, k) for k in keep}
     assert "deck_estimation" not in out.read_text()  # (a KO plan: it would warn of no effect)
+    # --bankroll 1000 is 1000.0 as read: written as typed (a review: "bankroll = 1000.0")
+    assert "\nbankroll = 1000\n" in plan_toml(plan, bet, "w", "d", bankroll=1000.0)
+    assert "\nbankroll = 1000.5\n" in plan_toml(plan, bet, "w", "d", bankroll=1000.5)
     shipped = load_plan("hi-lo-1-12")  # shipped names stay names
     text = plan_toml(shipped, shipped.bet, "x", "y")
     assert 'count = "hi-lo"' in text and 'indices = "hi-lo-nz"' in text
@@ -521,7 +524,7 @@ def test_the_written_plans_description_and_stderr_give_the_command_that_replays_
     description = load_plan(str(written)).description
     assert ("from its run: rules nz1994 with boxes=2, penetration=0.7, strategy the rules' basic "
             "strategy (the default), seed 5, chunks of 2,500 rounds, 100,000 rounds, bankroll "
-            "2000 units, Kelly fraction 1;") in description
+            "2,000 units, Kelly fraction 1;") in description
     assert "modified" not in description
     command = description.split("To play it on the run's rounds: ", 1)[1]
     assert command == ("bjsim count --plan <this file> --rules configs/nz1994.toml --set boxes=2 "

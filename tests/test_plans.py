@@ -138,6 +138,8 @@ def _error(data: dict) -> str:
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
     ({"tuned_penetration": 0.99}, "'tuned_penetration' = 0.99: allowed a number 0.1 to 0.95"),
     ({"tuned_penetration": "75%"}, "'tuned_penetration' = \"75%\": allowed a number 0.1 to"),
+    ({"tuned_penetration": 75}, "'tuned_penetration' = 75: allowed a number 0.1 to 0.95 (a "
+     "fraction: did you mean 0.75?)"),
     ({"description": 7}, "key 'description' = 7 is not a string"),
 ])
 def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
@@ -241,7 +243,7 @@ def _warnings(change: dict, rules=None) -> list[str]:
      "more (at most +52), so the step is never taken"),
     ({"wong": {"enter": 1000, "leave": 999}},
      "key 'wong.enter' = 1000: no round of this game starts at a true count of 1000 or more (at "
-     "most +52), so the counter, who begins each shoe sitting out, never plays a round"),
+     "most +52), so the counter, who begins sitting out (each chunk), never plays a round"),
     ({"count": "ko", "wong": {"enter": 125, "leave": 0}},
      "key 'wong.enter' = 125: no round of this game starts at a running count of 125 or more (at "
      "most +124)"),
@@ -279,6 +281,13 @@ def test_a_super_sevens_ramp_on_a_count_against_the_sevens_left_is_warned_of(tmp
             "rise, on which the side bet's return turns" in line and ": -1.00; the sevens "
             "count's +1.00): its Super Sevens bets follow the count, against the bet's return: "
             "it is bet most where the sevens left are fewest" in line), line
+    # its file as --count takes it (a plan author's review: `--count turned`, which exact
+    # refuses: no shipped count has that name)
+    plan = tmp_path / "p.toml"
+    plan.write_text(f'name = "p"\ncount = "{count}"\n[bet]\nbase = 1\n'
+                    "[super_sevens]\nbase = 0\nsteps = [[3, 1]]\n")
+    [line] = P.plan_warnings(P.load_plan(str(plan)), [Rules()])
+    assert f"(`bjsim exact --removal --count {count}` gives its correlation" in line, line
 
 
 def test_a_step_or_wonging_within_reach_is_not_warned_of():

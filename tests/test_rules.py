@@ -249,6 +249,17 @@ def test_meta_table(tmp_path):
     assert "must be a table" in error_of(load_rules, write(tmp_path, 'meta = "x"\n'))
 
 
+def test_a_windows_path_in_a_double_quoted_string_is_said_to_be_an_escape(tmp_path):
+    # A plan author's review: count = "C:\Users\me\c.toml" said only "Invalid hex value"
+    for path_text, what in (("C:\\Users\\me\\c.toml", "Invalid hex value"),
+                            ("C:\\data\\c.toml", "Unescaped '\\' in a string")):
+        path = write(tmp_path, f'[meta]\nname = "{path_text}"\n')
+        assert error_of(load_rules, path) == (
+            f"{path}: line 2, column 13: not valid TOML: {what} (key 'name': a backslash in a "
+            "\"...\" string begins an escape: write a path with / or in single quotes, "
+            "'C:\\Users\\me\\file.toml')")
+
+
 def test_malformed_toml_names_file_and_line(tmp_path):
     path = write(tmp_path, "decks = 6\npenetration = = 0.7\n")
     msg = error_of(load_rules, path)
