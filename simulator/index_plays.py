@@ -136,7 +136,10 @@ def _play(d, src: str, i: int) -> IndexPlay:
     if chart in ("hard", "soft") and (isinstance(d["row"], bool) or not (
             row.isdigit() and lo <= int(row) <= 21)):
         raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed a total {lo}-20"
-                             + " (soft rows by total: A,7 is 18)" * (chart == "soft"))
+                             + " (soft rows by total: A,7 is 18)" * (chart == "soft")
+                             + (f", a whole number or a string (row = {int(d['row'])} or "
+                                f"\"{int(d['row'])}\")" if isinstance(d["row"], float)
+                                and d["row"].is_integer() else ""))
     if chart in ("hard", "soft") and int(row) == 21:
         raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)), so no play "
                              f"changes it: allowed a total {lo}-20")

@@ -329,9 +329,10 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         raise PlanError(f"{src}: key 'table_max' = {table_max} is below table_min = "
                         f"{table_min}: allowed table_min to {MAX_UNITS:,}")
     bet = _ramp(src, "bet", data["bet"], 1, MAX_UNITS, None)
-    for units in bet.values():
+    for key, units in [("bet.base", bet.base)] + [
+            (f"bet.steps[{i}]", s[1]) for i, s in enumerate(bet.steps)]:
         if not table_min <= units <= table_max:
-            raise PlanError(f"{src}: key 'bet': a bet of {units} unit{'s' * (units != 1)} is "
+            raise PlanError(f"{src}: key '{key}': a bet of {units} unit{'s' * (units != 1)} is "
                             f"outside the table limits: allowed table_min {table_min} to "
                             f"table_max {table_max}"
                             + ("" if "table_max" in data else

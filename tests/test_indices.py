@@ -444,6 +444,9 @@ def test_an_index_play_is_written_as_a_strategy_file_writes_it(tmp_path, cell, a
     ({"up": "11"}, 'up = "11": allowed 2 3 4 5 6 7 8 9 10 A (T for 10)'),
     ({"up": True}, "up = true: allowed 2 3 4 5 6 7 8 9 10 A"),
     ({"row": True}, "row = true: allowed a total 4-20"),
+    # (16 is in range: the type is the fault, a review)
+    ({"row": 16.0}, 'row = 16.0: allowed a total 4-20, a whole number or a string (row = 16 or '
+     '"16")'),
     ({"chart": "pairs", "row": "J,J", "below": "N", "at_or_above": "P"},
      'row = "J,J": allowed A,A 2,2'),
     ({"at_or_above": "sS"}, 'at_or_above = "sS": allowed S H D Ds Rh Rs'),

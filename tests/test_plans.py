@@ -154,7 +154,11 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
     ({"bet": {"base": {"n": 6}}}, "key 'bet.base' = {n = 6}: allowed a whole number 1 to"),
     ({"table_max": datetime.date(1979, 5, 27)}, "key 'table_max' = 1979-05-27: allowed a whole"),
     ({"wong": {"enter": [1, "2"], "leave": 0}}, "key 'wong.enter' = [1, \"2\"]: allowed a number"),
-    ({"table_min": 2}, "key 'bet': a bet of 1 unit is outside the table limits"),
+    ({"table_min": 2}, "key 'bet.base': a bet of 1 unit is outside the table limits"),
+    # the step named, as other errors name the element (a plan author's review)
+    ({"bet": {"base": 1, "steps": [[2, 2], [3, 9]]}, "table_max": 4},
+     "key 'bet.steps[1]': a bet of 9 units is outside the table limits: allowed table_min 1 to "
+     "table_max 4"),
 ])
 def test_a_bad_value_is_shown_as_toml_writes_it(change, words):
     assert words in _error(GOOD | change)
