@@ -52,12 +52,29 @@ def leftovers(path) -> list[str]:
     return [os.path.join(folder, n) for n in names if made.fullmatch(n)]
 
 
+def _put_new(tmp: str, path: str) -> None:
+    """``tmp`` made ``path`` where no file is there, in one step (a hard link, which fails on
+    a file there; where the file system has none, the name taken first by an exclusive create,
+    then replaced); FileExistsError where one is."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:  # (no hard links here)
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
+
+
 def write(path, data: str | bytes, mode: int | None = None, durable: bool = False,
-          before_rename=None) -> None:
+          before_rename=None, exclusive: bool = False) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` atomically, with permissions ``mode`` (None:
     0600, a file only the user reads) and, if ``durable``, on disk before the rename;
     ``before_rename``: called with the written file's path just before it takes ``path``'s
-    place (a checkpoint locks it: `checkpoint.Writer`). Raises OSError."""
+    place (a checkpoint locks it: `checkpoint.Writer`); ``exclusive``: FileExistsError where a
+    file is at ``path`` as it is put in place, never replaced (two runs starting one
+    checkpoint: `_put_new`). Raises OSError."""
     path = os.fspath(path)
     fd, tmp = tempfile.mkstemp(prefix=_prefix(os.path.basename(path)), suffix=".tmp",
                                dir=os.path.dirname(os.path.abspath(path)))
@@ -72,7 +89,10 @@ def write(path, data: str | bytes, mode: int | None = None, durable: bool = Fals
                 os.fsync(f.fileno())
         if before_rename is not None:
             before_rename(tmp)
-        os.replace(tmp, path)
+        if exclusive:
+            _put_new(tmp, path)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -203,10 +203,11 @@ def _state_doc(state) -> dict:
     }
 
 
-def save(path, ident: dict, state, command: dict | None = None, before_rename=None) -> None:
+def save(path, ident: dict, state, command: dict | None = None, before_rename=None,
+         exclusive: bool = False) -> None:
     """Write ``state`` (`engine.RunState`) with ``ident`` to ``path`` atomically; ``command``
     (``{"name": ..., "options": {...}}``, from the command line) is kept beside them;
-    ``before_rename``: `atomic.write`'s."""
+    ``before_rename`` and ``exclusive``: `atomic.write`'s."""
     doc = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -217,7 +218,7 @@ def save(path, ident: dict, state, command: dict | None = None, before_rename=No
     }
     if command is not None:
         doc["command"] = command
-    _write(path, doc, before_rename)
+    _write(path, doc, before_rename, exclusive)
 
 
 def save_part(path, base: dict, part: str, ident: dict, state, before_rename=None) -> None:
@@ -229,10 +230,11 @@ def save_part(path, base: dict, part: str, ident: dict, state, before_rename=Non
     _write(path, doc, before_rename)
 
 
-def _write(path, doc: dict, before_rename=None) -> None:
+def _write(path, doc: dict, before_rename=None, exclusive: bool = False) -> None:
     doc["sha256"] = checksum(doc)
     atomic.write(os.path.realpath(path), json.dumps(doc, indent=1) + "\n", mode=atomic.USER_MODE,
-                 durable=True, before_rename=before_rename)  # (a link's file: the link kept)
+                 durable=True, before_rename=before_rename,  # (a link's file: the link kept)
+                 exclusive=exclusive)
 
 
 # how every checkpoint `_write` makes begins, whitespace aside: a file that does, or is cut
@@ -532,6 +534,7 @@ class Writer:
         self.writes = 0
         self.held = None  # the descriptor of the file locked (`hold`)
         self.fresh = False  # the file is this run's own, not one resumed (`run.open_checkpoint`)
+        self.started = time.time()  # (a temporary file made since: another run's, not left over)
 
     def hold(self) -> bool:
         """Lock the checkpoint file now at ``path`` (``flock``, released when this process
@@ -584,11 +587,13 @@ class Writer:
     def write(self, state) -> None:
         """Write the checkpoint now, its new file locked before it takes the old one's place
         (`_lock_new`): locked after the rename, a run resuming it in between got in, and both
-        wrote it."""
+        wrote it. A run's own new file is made only where none is (FileExistsError: another
+        run started on the same path at the same time, both past its check that none was)."""
         new: list = []  # (the new file's descriptor, locked: `_lock_new`)
         try:
             if self.part is None:
-                save(self.path, self.ident, state, self.command, lambda t: self._lock_new(t, new))
+                save(self.path, self.ident, state, self.command, lambda t: self._lock_new(t, new),
+                     exclusive=self.fresh and not self.writes)
             else:
                 save_part(self.path, self.base, self.part, self.ident, state,
                           lambda t: self._lock_new(t, new))
@@ -623,6 +628,8 @@ class Writer:
         with ``kill -9`` as it saved: `atomic.leftovers`), once this run holds the file."""
         for tmp in atomic.leftovers(os.path.realpath(self.path)):
             try:
-                os.unlink(tmp)
+                # (newer: a run writing it now; a file's time is the kernel's coarse clock,
+                if os.stat(tmp).st_mtime < self.started - 2:  # some ms behind time.time())
+                    os.unlink(tmp)
             except OSError:  # (gone already, or a folder that cannot be written: kept)
                 pass

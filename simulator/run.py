@@ -519,6 +519,10 @@ def saver(writer, state, option: str = "--checkpoint"):
             return
         try:
             writer.write(state) if now else writer.maybe(state)
+        except FileExistsError:  # (the first write of a new file: another run made it first)
+            raise RunError(f"{option}: {writer.path} exists: another bjsim run started on it "
+                           "at the same time: pass --resume to carry on with it once that run "
+                           "has ended, or remove it") from None
         except OSError as err:
             text = f"{option} {writer.path}: cannot write: {err.strerror or err}"
             if not save.tried:

@@ -1129,7 +1129,8 @@ def test_a_temporary_file_a_killed_run_left_is_removed_by_the_next_save(tmp_path
     kept = ["b.ckpt.k2x_9qzt.tmp", "a.ckpt.mine.tmp", "a.ckpt.k2x_9qzt.tmp.bak"]
     for name in left + kept:
         (tmp_path / name).write_text('{ "format": "bjsim-checkpoint"')
-    assert sorted(os.path.basename(p) for p in atomic.leftovers(path)) == sorted(left)
+        os.utime(tmp_path / name, (1e9, 1e9))  # (left before the run: a run writing its own
+    assert sorted(os.path.basename(p) for p in atomic.leftovers(path)) == sorted(left)  # is not)
     assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
     assert sorted(os.listdir(tmp_path)) == sorted(["a.ckpt", *kept])
 
@@ -1179,3 +1180,38 @@ def test_a_checkpoint_cut_short_in_its_opening_is_said_to_be_one_damaged(tmp_pat
     assert_user_error(run_cli("simulate", "--resume", str(cut), "-q"),
                       f"checkpoint {cut}: a damaged bjsim checkpoint: cut short (line 2, column ",
                       "remove it and start the run again")
+
+
+def test_two_runs_starting_one_new_checkpoint_at_once_one_goes_on(tmp_path):
+    """Both past the check that no file is there (`run.checkpoint_problem`), two new runs on one
+    path had both run, the second's file replacing the first's, and both said their chunks
+    were saved there (a scale review: one run's 69 million rounds lost). The first write of a
+    run's own file now makes it only where none is: the other run stops, before any round,
+    with one line; the file is the first's, and its temporary files are not taken for a
+    killed run's leftovers."""
+    from simulator import run
+
+    path = str(tmp_path / "same.ckpt")
+    a, b = (run.open_checkpoint(path, False, {"run": i}, engine.RunState(2_000, 1_000))
+            for i in (1, 2))
+    stray = tmp_path / "same.ckpt.abcd1234.tmp"  # (a temporary file of a run writing now)
+    stray.write_text("")
+    old = tmp_path / "same.ckpt.zzzz9999.tmp"  # (one a run killed before this one left)
+    old.write_text("")
+    os.utime(old, (a.started - 60, a.started - 60))
+    first = run.saver(a, engine.RunState(2_000, 1_000))
+    first(True)
+    assert json.loads(Path(path).read_text())["identity"] == {"run": 1}
+    assert stray.exists() and not old.exists()
+    second = run.saver(b, engine.RunState(2_000, 1_000))
+    with pytest.raises(run.RunError) as e:
+        second(True)
+    assert str(e.value) == (f"--checkpoint: {path} exists: another bjsim run started on it at "
+                            "the same time: pass --resume to carry on with it once that run has "
+                            "ended, or remove it")
+    assert json.loads(Path(path).read_text())["identity"] == {"run": 1}
+    assert atomic.leftovers(path) == [str(stray)]  # (the refused write's own removed)
+    second.release()
+    assert Path(path).exists()  # (the other run's file is not this one's to remove)
+    first(True)  # (later writes replace the run's own file)
+    first.release()
