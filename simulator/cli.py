@@ -713,7 +713,7 @@ def _interrupt_exits():
             return
         raised.append(signum)
         _STOPPED_BY[0] = signum
-        stops.raising()
+        stops.raising(signum)
         signal.default_int_handler(signum, frame)
 
     def unraisable(info):

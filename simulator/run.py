@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -660,8 +659,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             bar.close()
             save(now=True)
             save.release()
-    if partial and state.finished:  # a stop after the last chunk: the caller's too
-        late.insert(0, signal.SIGINT)
+    if partial and state.finished:  # a stop after the last chunk: the caller's too (as itself:
+        late.insert(0, stops.last_signal())  # SIGTERM's exit code 143, not Ctrl-C's 130)
     with stops.held() as later:
         # A stop after the last chunk (or the precision target) loses nothing: not partial.
         partial = partial and not state.finished

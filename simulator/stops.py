@@ -157,11 +157,20 @@ def sent_again() -> bool:
 
 _RAISED = [0, 0, 0]  # stops the command's handler raised (less those sent again); that count at
 # its start; the commands under way (`commanding`: options read, then the command run)
+_LAST = [signal.SIGINT]  # the signal of the last stop the command's handler raised
 
 
-def raising() -> None:
-    """The command's handler raises a stop (KeyboardInterrupt) where it landed."""
+def raising(signum: int = signal.SIGINT) -> None:
+    """The command's handler raises a stop (KeyboardInterrupt) where it landed, for
+    ``signum``."""
     _RAISED[0] += 1
+    _LAST[0] = signum
+
+
+def last_signal() -> int:
+    """The signal of the last stop raised (`raising`; SIGINT before any, or outside a command:
+    a KeyboardInterrupt is Ctrl-C's): a stop caught is sent again as itself (`deliver`)."""
+    return _LAST[0]
 
 
 def swallowed() -> None:
@@ -176,7 +185,7 @@ def commanding():
     `check_lost` counts the stops raised from its start, and none outside a command (a library
     call after an interrupted command plays as any other)."""
     if _RAISED[2] == 0:
-        _RAISED[1] = _RAISED[0]
+        _RAISED[1], _LAST[0] = _RAISED[0], signal.SIGINT
     _RAISED[2] += 1
     try:
         yield
