@@ -145,6 +145,9 @@ def _differs(saved: dict, current: dict) -> str | None:
                             for v in (a, b))
                 elif key == "counting":
                     a, b = _plan_value(a), _plan_value(b)
+            if key == "precision":  # (none: a run of fixed --rounds, not Python's None)
+                a, b = ("none (a run of a fixed number of rounds)" if v is None else v
+                        for v in (a, b))
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):
         plays = ", or a counter's index plays" if _kind(current) == "count" else ""

@@ -1135,7 +1135,8 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
     out = [] if quiet else [run.rounds_line(
         done, resumed, seconds,
         f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)",
-        plan.checkpoint, partial, f"{len(plan.games)} games x ")]
+        plan.checkpoint, partial, f"{len(plan.games)} games x ",
+        meta["timing"].get("cluster_startup_seconds"))]  # (as simulate's: its wait said)
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "
                    f"({MORE_BLOCKS})")

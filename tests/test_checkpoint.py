@@ -489,7 +489,8 @@ def test_an_option_given_on_resume_that_changes_the_run_is_refused(tmp_path):
     # a value the run had as none (no --precision): its own words, not "not recorded there"
     assert_user_error(run_cli("simulate", "--precision", "0.01", "--max-rounds", "12000",
                               "--checkpoint", path, "--resume"),
-                      "different run", "precision is None there, 0.01 here")
+                      "different run", "precision is none (a run of a fixed number of rounds) "
+                      "there, 0.01 here")
     # the same value given again is no change
     assert run_cli("simulate", "--seed", "5", "--checkpoint", path, "--resume").exit_code == 0
 
@@ -503,7 +504,8 @@ def test_a_precision_given_on_resuming_a_fixed_length_run_is_named_not_its_cap(t
     assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
                    "--checkpoint", path).exit_code == 0
     refused = run_cli(command[0], "--resume", path, "--precision", "0.001", "-q")
-    assert_user_error(refused, "different run", "precision is None there, 0.001 here",
+    assert_user_error(refused, "different run", "precision is none (a run of a fixed number of "
+                      "rounds) there, 0.001 here",
                       "(given here in place of the checkpoint's: --precision)")
     assert "1000000000" not in refused.stderr
 

@@ -1903,3 +1903,19 @@ def test_a_pays_change_by_strategy_is_judged_by_the_lines_whose_pay_differs():
     # (each game's own figures keep their notes: line (e) still decides those)
     assert all("line (e) paying 5000 to 1" in e["super_sevens"]["interval_note"]
                for e in variant["by_strategy"])
+
+
+def test_compares_timing_line_says_the_clusters_wait_as_simulates():
+    # A scale review: with --scheduler local the line gave the rounds' seconds alone, its wait
+    # for the cluster (left out of them) unsaid, where simulate's says it
+    from simulator import compare
+
+    plan = types.SimpleNamespace(checkpoint=None, games=[1, 2])
+    meta = {"run": {"rounds_played": 2_000_000, "blocks": 100, "precision": None},
+            "timing": {"seconds": 1.83, "game_rounds_per_second": 2_190_816,
+                       "cluster_startup_seconds": 0.69}}
+    (line, *_) = compare._messages(plan, meta, False, False, 0)
+    assert line == ("bjsim: 2 games x 2,000,000 rounds in 1.83 s (2,190,816 game-rounds/s), "
+                    "after 0.69 s for the Dask cluster to be ready")
+    meta["timing"]["cluster_startup_seconds"] = None
+    assert compare._messages(plan, meta, False, False, 0)[0].endswith("game-rounds/s)")
