@@ -528,16 +528,16 @@ def rarest_pay(chances: dict, pays: dict):
     """The big pay of the Super Sevens lines in ``chances`` (each one's chance per bet, or wins
     expected) whose wins are fewest: ``(the lines paying it or more, the pay, their chances
     summed)``, or None where no line pays over 3 to 1. A bet's result is its pay, whichever
-    line pays it, so the pays are taken as steps up from 3 to 1: each rise of more than 3 from
-    the last step taken is a step, won by every line paying it or more. A pay of 3 or less is
-    no big pay, nor is a rise of 3 or less: lines paying alike are one result (13 on every
-    line: one step, won on every first seven), and a line paying a little more than others
-    (14 against 13) adds no step of its own. With pays far apart (3, 50, 100, 500, 5000) each
-    line above 3 is its own step and the rarest step is the rarest line's. An interval needs
-    `MIN_WINS` wins of every step."""
-    steps, last = [], 3
+    line pays it, so the pays are taken as steps: the first pay above 3 to 1 is a step, and
+    then each rise of more than 3 from the last step, each won by every line paying it or
+    more. A pay of 3 or less is no big pay, nor is a rise of 3 or less: lines paying alike are
+    one result (13 on every line: one step, won on every first seven), and a line paying a
+    little more than others (14 against 13) adds no step of its own. With pays far apart (3,
+    50, 100, 500, 5000) each line above 3 is its own step and the rarest step is the rarest
+    line's. An interval needs `MIN_WINS` wins of every step."""
+    steps, last = [], None
     for pay in sorted({pays[k] for k in chances}):
-        if pay - last > 3:
+        if pay > 3 if last is None else pay - last > 3:
             lines = tuple(k for k in chances if pays[k] >= pay)
             steps.append((lines, pay, sum(chances[k] for k in lines)))
             last = pay

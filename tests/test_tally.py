@@ -232,14 +232,17 @@ def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
     lines, pay, c = tally_module.rarest_pay(chances, pays)
     assert (lines, pay) == (("d", "e"), 800) and c == pytest.approx(chances["d"] + chances["e"])
     assert tally_module.rarest_pay(chances, dict.fromkeys("abcdef", 3)) is None
-    # pays as steps up from 3: a line paying a little more (14 against 13) is no step of its own
-    # (a review: 13,13,13,13,14 had been withheld for 1.7 wins of line (e) paying 14), nor a
-    # little less (49 against 50); a rise of more than 3 is (11 over 7)
+    # pays as steps: a line paying a little more (14 against 13) is no step of its own (a
+    # review: 13,13,13,13,14 had been withheld for 1.7 wins of line (e) paying 14), nor a
+    # little less (49 against 50); the first pay above 3 is a step (a review: 3,6,6,6,6 had
+    # none), then a rise of more than 3 (9 over 5, 13 over 9)
     for p, want in (((13, 13, 13, 13, 14), (tuple("abcde"), 13)),
                     ((50, 50, 50, 50, 49), (tuple("abcde"), 49)),
-                    ((5, 7, 9, 11, 13), (("d", "e"), 11)),
+                    ((5, 7, 9, 11, 13), (("e",), 13)),
+                    ((3, 6, 6, 6, 6), (tuple("bcde"), 6)),
                     ((3, 50, 100, 5000, 100), (("d",), 5000)),  # (e) a step of (c)'s
-                    ((4, 4, 4, 4, 4), None)):
+                    ((4, 4, 4, 4, 4), (tuple("abcde"), 4)),
+                    ((3, 3, 3, 3, 3), None)):
         pays = dict(zip("abcdef", (*p, -1), strict=True))
         got = tally_module.rarest_pay(chances, pays)
         assert (got and got[:2]) == want, (p, got)
