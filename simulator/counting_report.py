@@ -623,7 +623,8 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
                 "go down to a shoe with no sevens left, where no line can be made: too few "
                 "for a normal interval or z")
     line, pay, p = rarest_pay({k: c * sevens_factor(density, LINE_SEVENS[k], check)
-                               for k, c in check["lines"]}, check["pays"])
+                               for k, c in check["lines"]}, check["pays"],
+                              weigh=dict(check["lines"]))  # (the big pays a full shoe's)
     if sim["n"] * p < MIN_WINS:
         wins = wins_number(sim["n"] * p)
         depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1

@@ -524,24 +524,34 @@ def wins_number(x: float) -> str:
     return np.format_float_positional(x, precision=2, unique=False, fractional=False, trim="-")
 
 
-def rarest_pay(chances: dict, pays: dict):
+SKEW_SHARE = 0.1  # a step of pay bringing less of the bet's skew than this share is not a big pay
+
+
+def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     """The big pay of the Super Sevens lines in ``chances`` (each one's chance per bet, or wins
     expected) whose wins are fewest: ``(the lines paying it or more, the pay, their chances
     summed)``, or None where no line pays over 3 to 1. A bet's result is its pay, whichever
-    line pays it, so the pays are taken as steps: the first pay above 3 to 1 is a step, and
-    then each rise of more than 3 from the last step, each won by every line paying it or
-    more. A pay of 3 or less is no big pay, nor is a rise of 3 or less: lines paying alike are
-    one result (13 on every line: one step, won on every first seven), and a line paying a
-    little more than others (14 against 13) adds no step of its own. With pays far apart (3,
-    50, 100, 500, 5000) each line above 3 is its own step and the rarest step is the rarest
-    line's. An interval needs `MIN_WINS` wins of every step."""
-    steps, last = [], None
-    for pay in sorted({pays[k] for k in chances}):
-        if pay > 3 if last is None else pay - last > 3:
+    line pays it, so the pays above 3 to 1 are taken as steps, each won by every line paying it
+    or more, its rise the pay less the one below (a loss's -1 below the lowest); lines paying
+    alike are one step (13 on every line: won on every first seven). A big pay is a step that
+    brings `SKEW_SHARE` of the steps' skew or more, its rise cubed times its chance (by
+    ``weigh``'s chances, where given: a full shoe's for a count's rows): what makes the mean
+    of a few bets far from normal. A line paying a little more than others (14 against 13, 13
+    against 11 against 9 ...) brings almost none, and is no big pay of its own; under pays far
+    apart (3, 50, 100, 500, 5000) the top pay brings nearly all, and the rarest line decides.
+    An interval needs `MIN_WINS` wins of every big pay."""
+    weigh = chances if weigh is None else weigh
+    levels = sorted({pays[k] for k in chances})
+    steps = []
+    for i, pay in enumerate(levels):
+        if pay > 3:
             lines = tuple(k for k in chances if pays[k] >= pay)
-            steps.append((lines, pay, sum(chances[k] for k in lines)))
-            last = pay
-    return min(steps, key=lambda x: (x[2], x[0])) if steps else None
+            rise = pay - (levels[i - 1] if i else -1)
+            steps.append((lines, pay, sum(chances[k] for k in lines),
+                          rise**3 * sum(weigh[k] for k in lines)))
+    total = sum(s[3] for s in steps)
+    big = [s[:3] for s in steps if s[3] >= SKEW_SHARE * total]
+    return min(big, key=lambda x: (x[2], x[0])) if big else None
 
 
 def pay_words(lines, pay: int, pays: dict) -> str:
