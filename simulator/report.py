@@ -122,23 +122,29 @@ def sevens_player_edge(rules: dict) -> dict | None:
     standing or splitting where a third seven is worth less to the bet than none), below 0:
     ``{"play", "house_edge", "note"}`` (``note``: the warning in words); else None."""
     fields = {f.name for f in dataclasses.fields(Rules)}
-    play, edge = _best_for_the_bet(Rules(**{k: tuple(v) if isinstance(v, list) else v
-                                            for k, v in rules.items() if k in fields}))
+    r = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in rules.items()
+                 if k in fields})
+    play, edge = _best_for_the_bet(r)
     if edge >= 0:
         return None
     doing, how = BEST_WORDS.get(play, (
         "hitting" + play.removeprefix("hit"),
         "a third card against those up cards alone, none against the others;"))
+    worst = _best_for_the_bet(r, worst=True)[1]  # (below 0 too: every player wins, said so)
+    whatever = (f" whatever the 7-7 play (the play worst for the bet makes its house edge "
+                f"{_pct(worst)})" if worst < 0 and play != "play 7-7 any way" else
+                " whatever the 7-7 play" if worst < 0 else "")
     return {"play": play, "house_edge": edge, "note": (
-        f"these pays give the player the edge on the side bet: {doing} ({how} the most any "
-        f"7-7 play gives the bet) makes its house edge {_pct(edge)}, {_pct(-edge)} a unit "
-        "staked to the player")}
+        f"these pays give the player the edge on the side bet{whatever}: {doing} ({how} the "
+        f"most any 7-7 play gives the bet) makes its house edge {_pct(edge)}, {_pct(-edge)} a "
+        "unit staked to the player")}
 
 
 # The 7-7 plays best for the bet the same at every up card (`_best_for_the_bet`), in the
 # warning's words; a play by up card is "hit 7-7 against ...", told in words of its own.
 BEST_WORDS = {
-    "hit every 7-7": ("hitting every 7-7", "a third card wherever the round goes on,"),
+    "hit every 7-7": ("hitting every 7-7",
+                      "a third card to every 7-7 unless a peeked dealer blackjack ends the round,"),
     "stand on every 7-7": ("standing on every 7-7",
                            "the bet settled on the two sevens, as splitting settles it;"),
     "play 7-7 any way": ("playing 7-7 any way",
@@ -146,14 +152,14 @@ BEST_WORDS = {
 
 
 @functools.lru_cache(maxsize=64)
-def _best_for_the_bet(rules: Rules) -> tuple[str, float]:
+def _best_for_the_bet(rules: Rules, worst: bool = False) -> tuple[str, float]:
     """The 7-7 play best for the Super Sevens bet under ``rules`` (by up card, a third card or
     not) in words, and its exact house edge (each format and each game of a comparison asks
-    again)."""
+    again); with ``worst``, the play worst for it."""
     by_up = super_sevens(rules, "hit")["by_up"]
 
     def better(a: float, b: float) -> bool:  # (beyond rounding: pays alike tie to 1e-14)
-        return a - b > 1e-9 * max(1.0, abs(a), abs(b))
+        return (b - a if worst else a - b) > 1e-9 * max(1.0, abs(a), abs(b))
 
     third = [up for up in range(1, 11) if better(by_up[up]["hit"], by_up[up]["stand"])]
     two = [up for up in range(1, 11) if better(by_up[up]["stand"], by_up[up]["hit"])]

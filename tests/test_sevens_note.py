@@ -290,8 +290,16 @@ def test_the_player_edge_is_the_lowest_house_edge_of_any_7_7_play(rules, best):
                   "the bet settled on the two sevens, as splitting settles it;",
                   "any": "playing 7-7 any way (a third card or none: the bet returns the same "
                   "either way;"}[best]
-        assert f"the side bet: {gerund}" in edge["note"]
+        assert f": {gerund}" in edge["note"]
         assert f"makes its house edge {100 * edges[best]:.3f}%" in edge["note"]
+        # where the play worst for the bet gives the player the edge too, every player has
+        # it, said so (a regulator's review: the words had read as if the play won it)
+        worst = max(edges.values())
+        every = "the player the edge on the side bet whatever the 7-7 play"
+        assert (every in edge["note"]) == (worst < 0), edge["note"]
+        if worst < 0 and best != "any":
+            assert (f"(the play worst for the bet makes its house edge {100 * worst:.3f}%)"
+                    in edge["note"])
 
 
 def test_the_player_edge_of_a_play_by_up_card_names_the_up_cards(monkeypatch):
@@ -314,13 +322,13 @@ def test_the_player_edge_of_a_play_by_up_card_names_the_up_cards(monkeypatch):
     rules = Rules(super_sevens_pays=(3, 130, 130, 1, 1), decks=7)
     edge = report.sevens_player_edge(rules_dict(rules))
     plays = {up: "hit" if up in (1, 10) else "stand" for up in range(1, 11)}
-    assert asked == ["hit", plays]
+    assert asked[:2] == ["hit", plays]  # (then the play worst for the bet: none below 0)
     assert edge["play"] == "hit 7-7 against A, 10"
     assert edge["house_edge"] == real(rules, plays)["house_edge"]
-    assert edge["note"].startswith(
-        "these pays give the player the edge on the side bet: hitting 7-7 against A, 10 (a "
-        "third card against those up cards alone, none against the others; the most any 7-7 "
-        "play gives the bet) makes its house edge")
+    assert edge["note"].startswith("these pays give the player the edge on the side bet")
+    assert (": hitting 7-7 against A, 10 (a third card against those up cards alone, none "
+            "against the others; the most any 7-7 play gives the bet) makes its house edge"
+            in edge["note"])
 
 
 def test_every_command_warns_where_the_pays_give_a_player_the_edge(tmp_path):
