@@ -188,15 +188,12 @@ def test_the_report_refuses_a_super_sevens_bet_its_counting_section_would_not_us
     assert not fake_engine and not (tmp_path / "r").exists()
 
 
-def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
-    """--bankroll, as bjsim count's: without it a plan with no bankroll (hi-lo-flat) showed no
-    risk of ruin in the report, whatever the user wanted. The section's figures are count's
-    with the same --bankroll, for the single run and the sweep, and the manifest's commands
-    give it (count's, and the one that rebuilds the report)."""
+def _spec_asked(monkeypatch, rounds, *args) -> figures.Spec:
+    """The Spec `bjsim report --count hi-lo-flat ARGS` asks to compute (the fake engine's
+    counting tallies of ``rounds``; stopped there, as Ctrl-C would)."""
     from simulator import assessment
-    from tests.test_counting_report import MAIN_ROUNDS
 
-    install_fake_engine(monkeypatch, MAIN_ROUNDS)  # (no Super Sevens bets: a risk of ruin)
+    install_fake_engine(monkeypatch, rounds)
     asked = []
 
     def compute(spec, say, quiet=False):
@@ -204,8 +201,32 @@ def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(assessment, "compute", compute)
-    out = invoke("report", "--count", "hi-lo-flat", "--bankroll", "250", "-q", "-o", "r")
-    assert out.exit_code == 130 and asked[0].count_bankroll == 250
+    out = invoke("report", "--count", "hi-lo-flat", *args, "-q", "-o", "r")
+    assert out.exit_code == 130, out.output
+    return asked[0]
+
+
+def _commands_give(spec, data: dict, option: str, value: str) -> None:
+    """The manifest's commands of ``spec`` give ``option value`` (count's, and the one that
+    rebuilds the report), and count's print the section's figures (``data``)."""
+    commands = figures._argv(spec, 10_000)
+    for key in ("count", "count_sweep", "report"):
+        words = shlex.split(commands[key])
+        assert words[words.index(option) + 1] == value, key
+    single = json.loads(invoke(*shlex.split(commands["count"])[1:], "-q").stdout)
+    sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
+    assert single["results"] == data["figures"] and sweep["sweep"] == data["sweep"]
+
+
+def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
+    """--bankroll, as bjsim count's: without it a plan with no bankroll (hi-lo-flat) showed no
+    risk of ruin in the report, whatever the user wanted. The section's figures are count's
+    with the same --bankroll, for the single run and the sweep, and the manifest's commands
+    give it (count's, and the one that rebuilds the report)."""
+    from tests.test_counting_report import MAIN_ROUNDS
+
+    # (no Super Sevens bets: a risk of ruin)
+    assert _spec_asked(monkeypatch, MAIN_ROUNDS, "--bankroll", "250").count_bankroll == 250
     spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-flat",
                         count_rounds=8000, count_penetrations=(0.6, 0.9), count_bankroll=250)
     data = figures.counting_figures(spec, print, True)
@@ -213,13 +234,7 @@ def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
     assert f["bankroll"] == 250 and f["plan"]["bankroll"] is None
     assert f["per_round_played"]["risk_of_ruin"] is not None
     assert {r["bankroll"] for r in data["sweep"]} == {250}
-    commands = figures._argv(spec, 10_000)
-    for key in ("count", "count_sweep", "report"):
-        words = shlex.split(commands[key])
-        assert words[words.index("--bankroll") + 1] == "250", key
-    single = json.loads(invoke(*shlex.split(commands["count"])[1:], "-q").stdout)
-    sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
-    assert single["results"] == f and sweep["sweep"] == data["sweep"]
+    _commands_give(spec, data, "--bankroll", "250")
     assert "bankroll" not in figures._argv(figures.Spec(Rules(), count_plan="hi-lo-flat"),
                                            10)["count"]
     md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": data})])
@@ -1090,19 +1105,10 @@ def test_the_reports_se_columns_are_numbers_and_never_show_a_small_se_as_0():
 def test_the_report_takes_bjsim_counts_rounds_per_hour(monkeypatch, fake_engine):
     """--rounds-per-hour, as bjsim count's: the section's figures an hour are count's with it,
     for the single run and the sweep (its columns), and the manifest's commands give it."""
-    from simulator import assessment
     from tests.test_counting_report import MAIN_MANY
 
-    install_fake_engine(monkeypatch, MAIN_MANY)
-    asked = []
-
-    def compute(spec, say, quiet=False):
-        asked.append(spec)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(assessment, "compute", compute)
-    out = invoke("report", "--count", "hi-lo-flat", "--rounds-per-hour", "80", "-q", "-o", "r")
-    assert out.exit_code == 130 and asked[0].count_rounds_per_hour == 80
+    spec = _spec_asked(monkeypatch, MAIN_MANY, "--rounds-per-hour", "80")
+    assert spec.count_rounds_per_hour == 80
     spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-1-12",
                         count_rounds=8000, count_penetrations=(0.6, 0.9),
                         count_rounds_per_hour=80)
@@ -1110,13 +1116,7 @@ def test_the_report_takes_bjsim_counts_rounds_per_hour(monkeypatch, fake_engine)
     f = data["figures"]
     assert f["per_hour"]["rounds_per_hour"] == 80
     assert {r["rounds_per_hour"] for r in data["sweep"]} == {80}
-    commands = figures._argv(spec, 10_000)
-    for key in ("count", "count_sweep", "report"):
-        words = shlex.split(commands[key])
-        assert words[words.index("--rounds-per-hour") + 1] == "80", key
-    single = json.loads(invoke(*shlex.split(commands["count"])[1:], "-q").stdout)
-    sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
-    assert single["results"] == f and sweep["sweep"] == data["sweep"]
+    _commands_give(spec, data, "--rounds-per-hour", "80")
     md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": data})])
     assert "The counter an hour at 80 rounds an hour: the rounds dealt at the table" in md
     assert "**The counter's win an hour**" in md
