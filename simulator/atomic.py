@@ -62,9 +62,15 @@ def _put_new(tmp: str, path: str) -> None:
         raise
     except OSError:  # (no hard links here)
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except BaseException:  # (the name taken, not written: let go)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise
         return
-    os.unlink(tmp)
+    with contextlib.suppress(OSError):  # (the file is in place: a name left is a leftover)
+        os.unlink(tmp)
 
 
 def write(path, data: str | bytes, mode: int | None = None, durable: bool = False,

@@ -24,7 +24,6 @@ import hashlib
 import itertools
 import math
 import operator
-import signal
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -1087,8 +1086,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             bar.close()
             save(now=True)
             save.release()
-    if partial and state.finished:  # a stop after the last chunk: the caller's too
-        late.insert(0, signal.SIGINT)
+    if partial and state.finished:  # a stop after the last chunk: the caller's too, as itself
+        late.insert(0, stops.last_signal())  # (SIGTERM: exit code 143 at the next step)
     with stops.held() as later:  # (to the result: a stop here loses nothing)
         partial = partial and not state.finished  # a stop after the last chunk loses nothing
         failure = failure if partial else None  # (the cluster's, after the last chunk: the same)

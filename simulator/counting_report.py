@@ -380,27 +380,27 @@ def plan_dict(plan) -> dict:
 
 # The sevens a Super Sevens line needs (rule 14: (a) one, (b) and (c) two, (d) and (e) three):
 # the power of the density of sevens left that its chance goes with.
-LINE_SEVENS = {"a": 1, "b": 2, "c": 2, "d": 3, "e": 3}
+LINE_SEVENS = {"a": 1, "b": 2, "c": 2, "d": 3, "e": 3, "f": 0}
 
 
-def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
-    """The Super Sevens lines paying over 3 to 1 that ``strategy`` can make (by its 7-7 play;
-    None: hitting every 7-7, the published convention; `tally.ss_lines_possible`) and the shoe
-    can deal (`tally.ss_lines_dealable`), each with its chance per bet from a full shoe (rule
-    14)."""
+def makeable_lines(rules, strategy=None) -> list[tuple[str, float]]:
+    """The Super Sevens lines (those paying 3 to 1 or less, and (f), too: the levels the big
+    pays rise from, as `tally.summarize` takes them) that ``strategy`` can make (by its 7-7
+    play; None: hitting every 7-7, the published convention; `tally.ss_lines_possible`) and the
+    shoe can deal (`tally.ss_lines_dealable`), each with its chance per bet from a full shoe
+    (rule 14)."""
     chances = line_chances(rules, None if strategy is None else [strategy])[0]
     possible = ss_lines_dealable(rules) if strategy is None else ss_lines_possible([strategy],
                                                                                    rules)
-    pays = line_pays(rules)
-    return [(k, chances[k]) for k in possible if pays[k] > 3 and chances[k] > 0]
+    return [(k, chances[k]) for k in possible if chances[k] > 0]
 
 
 def rarest_line(rules, strategy=None) -> tuple[tuple[str, ...], float, int] | None:
-    """The big pay (`tally.rarest_pay`: a step of pay above 3 to 1, won by the `big_lines`
+    """The big pay (`tally.rarest_pay`: a step of pay above 3 to 1, won by the `makeable_lines`
     lines paying it or more) that ``strategy`` makes least often from a full shoe: those lines,
     their chance per bet and the pay. A sample of bets says little of the return until it has
     seen a few tens of its wins."""
-    rare = rarest_pay(dict(big_lines(rules, strategy)), line_pays(rules))
+    rare = rarest_pay(dict(makeable_lines(rules, strategy)), line_pays(rules))
     return None if rare is None else (rare[0], rare[2], rare[1])
 
 
@@ -489,11 +489,11 @@ def sevens_check(rules, strategy=None, plan=None) -> dict:
     if not rules.super_sevens:
         return {"rare": None, "lines": [], "pays": {}, "why_not": None} | convention | shoe
     if strategy is None:
-        return {"rare": rarest_line(rules), "lines": big_lines(rules), "pays": line_pays(rules),
-                "why_not": None} | convention | shoe
+        return {"rare": rarest_line(rules), "lines": makeable_lines(rules),
+                "pays": line_pays(rules), "why_not": None} | convention | shoe
     play = counter_seven_seven_play(rules, strategy, plan)
     valued = exact_plays(rules, play)
-    out = {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
+    out = {"rare": rarest_line(rules, strategy), "lines": makeable_lines(rules, strategy),
            "pays": line_pays(rules), "why_not": None} | convention | shoe
     if play is None:
         return out | {"why_not": (

@@ -139,7 +139,7 @@ def _play(d, src: str, i: int) -> IndexPlay:
                              + " (soft rows by total: A,7 is 18)" * (chart == "soft")
                              + (f", a whole number or a string (row = {int(d['row'])} or "
                                 f"\"{int(d['row'])}\")" if isinstance(d["row"], float)
-                                and d["row"].is_integer() else ""))
+                                and d["row"].is_integer() and lo <= d["row"] <= 20 else ""))
     if chart in ("hard", "soft") and int(row) == 21:
         raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)), so no play "
                              f"changes it: allowed a total {lo}-20")
@@ -206,7 +206,8 @@ def _not_passing_for_a_shipped_set(got: IndexSet, named: bool) -> None:
     one must be it: plans and reports know an index set by its name."""
     shipped = load_indices(got.name)
     what = (f"count = {shown(got.count)} is not {shipped.count}" if got.count != shipped.count
-            else None if set(got.plays) == set(shipped.plays) else "plays are not its plays")
+            else None if set(got.plays) == set(shipped.plays)
+            else f"plays are not {shipped.name}'s")
     if what is not None:
         raise IndexFileError(f"{got.source}: name = {shown(got.name)}"
                              + ("" if named else " (the file's name: it has no 'name' key)")

@@ -718,7 +718,8 @@ def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
                     _value_as_table(key, lines[: n - 1]) or f"key '{key}' given twice")
         elif what.startswith(("Invalid hex value", "Unescaped '\\'")) and '"' in src:
             key = src.split("=")[0].strip()  # (a Windows path: C:\Users is an escape, \U...)
-            what += (f" (key '{key}': a backslash in a \"...\" string begins an escape: write a "
+            named = f"key '{key}': " if "=" in src.split('"')[0] else ""  # (not an array's line)
+            what += (f" ({named}a backslash in a \"...\" string begins an escape: write a "
                      "path with / or in single quotes, 'C:\\Users\\me\\file.toml')")
         return f"line {n}, column {column}: not valid TOML: {what}"
     m = re.search(r"\(at end of document\)", msg)
@@ -883,7 +884,7 @@ def file_named(name_or_path, kind: str, shipped, folder, error, words: str) -> P
         return Path(text)  # (missing, a folder, unreadable: one line from read_toml)
     path = Path(folder) / f"{text}.toml"
     if not path.is_file():
-        near = (f"did you mean {text}.toml, the file? " if Path(f"{text}.toml").is_file()
+        near = (f"did you mean '{text}.toml', the file? " if Path(f"{text}.toml").is_file()
                 else closest_name(text, shipped))  # (a file of the user's, its .toml left off)
         raise error(f"unknown {words} '{_q(text, 40)}': {near}allowed "
                     + ", ".join(shipped)

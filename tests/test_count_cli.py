@@ -1659,5 +1659,5 @@ def test_a_plan_named_without_its_toml_suffix_is_pointed_to_its_file(tmp_path, m
     monkeypatch.chdir(tmp_path)
     (tmp_path / "myplan.toml").write_text('name = "myplan"\ncount = "hi-lo"\n[bet]\nbase = 1\n')
     line = is_one_line_error(invoke("count", "--plan", "myplan"))
-    assert "unknown counting plan 'myplan': did you mean myplan.toml, the file? allowed" in line
+    assert "unknown counting plan 'myplan': did you mean 'myplan.toml', the file? allowed" in line
     assert not fake_engine

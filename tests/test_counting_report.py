@@ -20,7 +20,7 @@ from simulator.plans import Ramp, load_plan
 from simulator.report import PER_UNIT_WAGERED
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
-from simulator.tally import Z95
+from simulator.tally import Z95, pay_words, summarize
 from tests.helpers import make_strategy
 
 U = L.UNIT
@@ -1878,3 +1878,20 @@ def test_the_figures_an_hour_are_those_per_round_watched_at_the_rounds_an_hour()
         h["win_se"])
     assert json.loads(CR.render(f, "json"))["results"]["per_hour"]["rounds_per_hour"] == 80
     assert "Per hour" not in CR.render(CR.figures(t, plan, Rules()), "table")
+
+
+@pytest.mark.parametrize("pays", [(3, 4, 4, 4, 13), (3, 50, 100, 500, 5000), (13, 13, 13, 13, 14),
+                                  (3, 50, 50, 500, 500), (5, 7, 9, 11, 13)])
+def test_count_takes_the_rarest_pay_simulate_takes(pays):
+    """One rule in every command: count had weighed the big pays from the lines paying more
+    than 3 alone, simulate from every line (a rise from line (a)'s 3, not from -1), and with
+    pays 3,4,4,4,13 count gave an interval simulate withheld (a last read of the day)."""
+    from tests.test_tally import build_tally
+
+    rules = Rules(super_sevens_pays=pays)
+    lines, chance, pay = CR.rarest_line(rules)
+    bets = math.ceil(30 / chance) - 1  # (one bet short of 30 wins of it: simulate withholds)
+    t = build_tally([[(0, None, 5)]])
+    t[L.T_ROUNDS] = t[L.T_BOX_ROUNDS] = t[L.T_SS_BETS] = t[L.T_SS_F] = bets
+    note = summarize(t, rules)["super_sevens"]["interval_note"]
+    assert f"of {pay_words(lines, pay, CR.line_pays(rules))} expected in {bets:,} bets" in note

@@ -680,7 +680,7 @@ def test_an_index_file_named_as_a_shipped_set_must_be_that_set(tmp_path):
                             "name)")
     moved = tmp_path / "moved.toml"
     moved.write_text(shipped.replace("index = 4\n", "index = 5\n", 1))
-    with pytest.raises(IndexFileError, match="but its plays are not its plays: allowed another"):
+    with pytest.raises(IndexFileError, match="but its plays are not hi-lo-nz.s: allowed another"):
         load_indices(moved)
     unnamed = tmp_path / "hi-lo-nz.toml"  # (by its file's name, it having no name key)
     unnamed.write_text(shipped.replace('name = "hi-lo-nz"\n', "").replace("index = 4\n",
@@ -690,3 +690,13 @@ def test_an_index_file_named_as_a_shipped_set_must_be_that_set(tmp_path):
     renamed = tmp_path / "mine.toml"
     renamed.write_text(shipped.replace('name = "hi-lo-nz"', 'name = "mine"'))
     assert load_indices(renamed).name == "mine"
+
+
+def test_an_index_row_out_of_range_as_a_float_is_not_suggested_as_a_whole_number(tmp_path):
+    # (a last read: row = 25.0 suggested row = 25, itself refused)
+    from simulator.index_plays import IndexFileError, load_indices
+
+    path = _one_play(tmp_path, row=25.0)
+    with pytest.raises(IndexFileError) as err:
+        load_indices(path)
+    assert str(err.value) == f"{path}: play 1: row = 25.0: allowed a total 4-20"

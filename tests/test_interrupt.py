@@ -848,3 +848,36 @@ def test_after_an_interrupt_llvms_half_made_objects_print_nothing_in_the_teardow
         sys.unraisablehook = before
     assert seen == ["shown"], seen
     assert capsys.readouterr().err == "\nbjsim: interrupted\n"
+
+
+def test_a_sigterm_in_compares_last_chunk_is_handed_on_as_sigterm(monkeypatch):
+    """A stop in the last chunk leaves the comparison whole and is handed on to the caller's
+    next step (the report's) as the signal it was: compare had handed every one on as SIGINT,
+    so a report stopped so exited 130, not SIGTERM's 143 (a last read of the day)."""
+    from simulator import compare, stops
+    from simulator.rules import Rules
+    from simulator.strategy import load_strategy
+
+    real = compare.PlayVariants.__call__
+
+    def stopped(self, i):  # the only chunk: SIGTERM while it plays
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(self, i)
+
+    def on_term(signum, frame):  # (as the command's handler: the stop raised, and its signal)
+        stops.raising(signum)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(compare.PlayVariants, "__call__", stopped)
+    nz, basic = Rules(), load_strategy("basic")
+    games = tuple(compare.Game(label, rules, (basic,), ("basic",)) for label, rules in
+                  (("nz", nz), ("h17", nz.replace(dealer_hits_soft_17=True))))
+    plan = compare.Plan(games, rounds=1_000, seed=8, chunk_rounds=1_000, pair_rounds=100,
+                        workers=1, exact=False)
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        with stops.commanding():
+            result = compare.compare(plan, quiet=True)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert not result.partial and result.stopped_after == signal.SIGTERM

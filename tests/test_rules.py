@@ -260,6 +260,13 @@ def test_a_windows_path_in_a_double_quoted_string_is_said_to_be_an_escape(tmp_pa
             "'C:\\Users\\me\\file.toml')")
 
 
+def test_a_backslash_in_an_arrays_string_is_said_to_be_an_escape_naming_no_key(tmp_path):
+    # (a last read: an array's second line named "key '3, \"C:\\Users\\a\",'")
+    path = write(tmp_path, '[meta]\nname = "x"\nnotes = [\n  "a",\n  "C:\\Users\\a",\n]\n')
+    msg = error_of(load_rules, path)
+    assert "Invalid hex value (a backslash in a \"...\" string begins an escape" in msg, msg
+
+
 def test_malformed_toml_names_file_and_line(tmp_path):
     path = write(tmp_path, "decks = 6\npenetration = = 0.7\n")
     msg = error_of(load_rules, path)
