@@ -61,12 +61,15 @@ def _put_new(tmp: str, path: str) -> None:
     except FileExistsError:
         raise
     except OSError:  # (no hard links here)
-        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        mine = os.fstat(fd).st_ino
+        os.close(fd)
         try:
             os.replace(tmp, path)
-        except BaseException:  # (the name taken, not written: let go)
+        except OSError:  # (the name taken, not written: let go, if still the one taken)
             with contextlib.suppress(OSError):
-                os.unlink(path)
+                if os.stat(path).st_ino == mine:
+                    os.unlink(path)
             raise
         return
     with contextlib.suppress(OSError):  # (the file is in place: a name left is a leftover)

@@ -1086,8 +1086,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             bar.close()
             save(now=True)
             save.release()
-    if partial and state.finished:  # a stop after the last chunk: the caller's too, as itself
-        late.insert(0, stops.last_signal())  # (SIGTERM: exit code 143 at the next step)
+    if partial and state.finished and failure is None:  # a stop after the last chunk: the
+        late.insert(0, stops.last_signal())  # caller's too, as itself (SIGTERM: 143; a cluster
+        # failed after the last chunk: no stop)
     with stops.held() as later:  # (to the result: a stop here loses nothing)
         partial = partial and not state.finished  # a stop after the last chunk loses nothing
         failure = failure if partial else None  # (the cluster's, after the last chunk: the same)

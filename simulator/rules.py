@@ -717,8 +717,10 @@ def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
             what = (f"'{head.group(1)}' given twice (as a table or a key)" if head else
                     _value_as_table(key, lines[: n - 1]) or f"key '{key}' given twice")
         elif what.startswith(("Invalid hex value", "Unescaped '\\'")) and '"' in src:
-            key = src.split("=")[0].strip()  # (a Windows path: C:\Users is an escape, \U...)
-            named = f"key '{key}': " if "=" in src.split('"')[0] else ""  # (not an array's line)
+            # (a Windows path: C:\Users is an escape, \U...; the key named on a key's line, as
+            # written, quoted or not; an array's line names none)
+            key = re.match(r"""\s*("[^"]*"|'[^']*'|[^="']+?)\s*=""", src)
+            named = f"key '{key.group(1).strip(chr(34) + chr(39))}': " if key else ""
             what += (f" ({named}a backslash in a \"...\" string begins an escape: write a "
                      "path with / or in single quotes, 'C:\\Users\\me\\file.toml')")
         return f"line {n}, column {column}: not valid TOML: {what}"

@@ -659,8 +659,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             bar.close()
             save(now=True)
             save.release()
-    if partial and state.finished:  # a stop after the last chunk: the caller's too (as itself:
-        late.insert(0, stops.last_signal())  # SIGTERM's exit code 143, not Ctrl-C's 130)
+    if partial and state.finished and failure is None:  # a stop after the last chunk: the
+        late.insert(0, stops.last_signal())  # caller's too, as itself (SIGTERM: 143, not 130;
+        # a cluster failed after the last chunk: no stop)
     with stops.held() as later:
         # A stop after the last chunk (or the precision target) loses nothing: not partial.
         partial = partial and not state.finished

@@ -191,6 +191,8 @@ def commanding():
         yield
     finally:
         _RAISED[2] -= 1
+        if _RAISED[2] == 0:  # (outside a command a KeyboardInterrupt is Ctrl-C's again)
+            _LAST[0] = signal.SIGINT
 
 
 def check_lost() -> None:

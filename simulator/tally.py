@@ -530,11 +530,11 @@ SKEW_SHARE = 0.1  # a step of pay bringing less of the bet's skew than this shar
 def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     """The big pay of the Super Sevens lines in ``chances`` (each one's chance per bet, or wins
     expected) whose wins are fewest: ``(the lines paying it or more, the pay, their chances
-    summed)``, or None where no line pays over 3 to 1. A bet's result is its pay, whichever
-    line pays it, so the pays above 3 to 1 are taken as steps, each won by every line paying it
-    or more, its rise the pay less the one below (a loss's -1 below the lowest); lines paying
-    alike are one step (13 on every line: won on every first seven). A big pay is a step that
-    brings `SKEW_SHARE` of the steps' skew or more, its rise cubed times its chance (by
+    summed)``, or None where none is. A bet's result is its pay, whichever line pays it, so
+    the pays are taken as steps, each won by every line paying it or more, its rise the pay
+    less the one below (a loss's -1 below the lowest); lines paying alike are one step (13 on
+    every line: won on every first seven). A big pay is a step above 3 to 1 that brings
+    `SKEW_SHARE` of every step's skew or more, its rise cubed times its chance (by
     ``weigh``'s chances, where given: a full shoe's for a count's rows): what makes the mean
     of a few bets far from normal. A line paying a little more than others (14 against 13, 13
     against 11 against 9 ...) brings almost none, and is no big pay of its own; under pays far
@@ -542,15 +542,14 @@ def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     An interval needs `MIN_WINS` wins of every big pay."""
     weigh = chances if weigh is None else weigh
     levels = sorted({pays[k] for k in chances})
-    steps = []
+    steps = []  # every step above the loss (those of 3 or less in the skew, never big pays)
     for i, pay in enumerate(levels):
-        if pay > 3:
-            lines = tuple(k for k in chances if pays[k] >= pay)
-            rise = pay - (levels[i - 1] if i else -1)
-            steps.append((lines, pay, sum(chances[k] for k in lines),
-                          rise**3 * sum(weigh[k] for k in lines)))
+        lines = tuple(k for k in chances if pays[k] >= pay)
+        rise = pay - (levels[i - 1] if i else -1)
+        steps.append((lines, pay, sum(chances[k] for k in lines),
+                      max(rise, 0) ** 3 * sum(weigh[k] for k in lines)))
     total = sum(s[3] for s in steps)
-    big = [s[:3] for s in steps if s[3] >= SKEW_SHARE * total]
+    big = [s[:3] for s in steps if s[1] > 3 and s[3] >= SKEW_SHARE * total]
     return min(big, key=lambda x: (x[2], x[0])) if big else None
 
 

@@ -881,3 +881,15 @@ def test_a_sigterm_in_compares_last_chunk_is_handed_on_as_sigterm(monkeypatch):
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert not result.partial and result.stopped_after == signal.SIGTERM
+
+
+def test_outside_a_command_a_stop_is_ctrl_cs_again():
+    # (a last read: a SIGTERM that stopped a command in this process was handed on, as
+    # `stops.last_signal`, by a later library call's Ctrl-C, the default handler then ending
+    # the interpreter)
+    from simulator import stops
+
+    with stops.commanding():
+        stops.raising(signal.SIGTERM)
+        assert stops.last_signal() == signal.SIGTERM
+    assert stops.last_signal() == signal.SIGINT
