@@ -19,6 +19,7 @@ import pandas as pd
 
 from simulator.exact.compare import cut_card_words
 from simulator.report import (
+    SS_SD_WORDS,
     as_edge,
     by_strategy,
     chunks_text,
@@ -818,6 +819,9 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
              *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
              *filter(None, [unreached_note(stats, meta["run"]["pair_rounds"])]),
              *meta.get("notes", ())]
+    if any(key == "super_sevens" for key, _ in _sections(stats)):  # (as simulate's line says)
+        notes.append(f"The Super Sevens intervals are from the simulated results' own spread "
+                     f"({SS_SD_WORDS}).")
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"

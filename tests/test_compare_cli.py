@@ -1919,3 +1919,14 @@ def test_compares_timing_line_says_the_clusters_wait_as_simulates():
                     "after 0.69 s for the Dask cluster to be ready")
     meta["timing"]["cluster_startup_seconds"] = None
     assert compare._messages(plan, meta, False, False, 0)[0].endswith("game-rounds/s)")
+
+
+def test_compare_says_its_super_sevens_intervals_are_from_the_runs_own_spread():
+    # A regulator's review: the report's Super Sevens intervals are by the bet's exact SD,
+    # compare's by the run's own, and compare did not say so (simulate's line does)
+    args = ["compare", "--rounds", "20000", "-q"]
+    ss = run(*args, "--vary", "super_sevens_pays=3,60,100,500,5000").stdout
+    assert ("The Super Sevens intervals are from the simulated results' own spread (bjsim "
+            "report gives the interval by the bet's exact SD, so a little different)." in ss)
+    main = run(*args, "--vary", "blackjack_pays=1.2").stdout  # (no Super Sevens table)
+    assert "own spread" not in main and "Super Sevens (rule 14) house edge" not in main
