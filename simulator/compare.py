@@ -671,7 +671,7 @@ def _pays_lines(payload, games, g: int) -> tuple:
     """Where game ``g`` plays the baseline's main game on every shoe (`same_game`: the same
     cards and decisions, so the same Super Sevens lines come up on the same rounds), its Super
     Sevens difference is each line's change of pay times that line's wins: it rests on the
-    lines whose pay differs, not on the rarest line either game can make. The baseline's and
+    lines whose pay differs, not on the rarest big pay either game can make. The baseline's and
     the game's figures (`tally.summarize`) with their Super Sevens intervals judged by those
     lines alone (a line above 3 to 1 in either game with fewer than `tally.MIN_WINS` wins
     expected withholds it, as `tally.summarize` does)."""

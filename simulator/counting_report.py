@@ -405,9 +405,9 @@ def rarest_line(rules, strategy=None) -> tuple[tuple[str, ...], float, int] | No
 
 
 def rare_words(rare: dict) -> str:
-    """json ``rarest_line`` in words: ``line (e) paying 5000 to 1, the rarest pay above 3 to 1
-    the strategy can make``."""
-    return f"{rare['words']}, the rarest pay above 3 to 1 the strategy can make"
+    """json ``rarest_line`` in words: ``line (e) paying 5000 to 1, the rarest big pay the
+    strategy can make``."""
+    return f"{rare['words']}, the rarest big pay the strategy can make"
 
 
 def _rare_pay_words(rare, check: dict) -> str:
@@ -630,11 +630,9 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
         depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
                  else "")
         return (f"fewer than {MIN_WINS} wins of {pay_words(line, pay, check['pays'])} expected "
-                f"in {sim['n']:,} "
-                f"bets (about {wins}, {'its' if len(line) == 1 else 'their'} chance at "
-                f"{4 * density:.2f} sevens a deck{depth}: the "
-                "fewest this count leaves, at most a full shoe's 4): too few for a normal "
-                "interval or z")
+                f"in {sim['n']:,} bets (about {wins}, {'its' if len(line) == 1 else 'their'} "
+                f"chance at {4 * density:.2f} sevens a deck{depth}: the fewest this count "
+                "leaves, at most a full shoe's 4): too few for a normal interval or z")
     return None
 
 
@@ -663,11 +661,9 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
     bets = (f"the counter's {bets_words(n).replace(' bet', ' Super Sevens bet')}" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
     return (f"about {wins_words(n * rare[1])} of {_rare_pay_words(rare, check)} expected in "
-            f"{bets} at a "
-            "full "
-            "shoe's "
-            f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
-            "for a normal interval (the mean and SD are a handful of big pays)")
+            f"{bets} at a full shoe's chance (more where the count leaves more sevens), fewer "
+            f"than {MIN_WINS}: too few for a normal interval (the mean and SD are a handful of "
+            "big pays)")
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:
@@ -980,7 +976,8 @@ def per_hour(p: dict, rounds_per_hour: int | None) -> dict | None:
             "sd": None if p["sd"] is None else p["sd"] * math.sqrt(rounds_per_hour),
             **{f"n0_hours{s}": hours(p[f"n0{s}"]) for s in ("", "_se", "_ci95_low",
                                                               "_ci95_high")},
-            "interval_note": p["interval_note"], "no_edge_note": p["no_edge_note"]}
+            "sd_note": p["sd_note"], "interval_note": p["interval_note"],
+            "no_edge_note": p["no_edge_note"]}
 
 
 def per_hour_lines(h: dict | None) -> list[str]:
@@ -989,12 +986,15 @@ def per_hour_lines(h: dict | None) -> list[str]:
     if h is None:
         return []
     n, lo, hi = h["rounds_per_hour"], h["n0_hours_ci95_low"], h["n0_hours_ci95_high"]
-    n0 = (f"{_num(h['n0_hours'], 1)} hours" if h["n0_hours"] is not None else
-          NOT_APPLICABLE + " (no edge" if h["no_edge_note"] else "-")
-    if lo is not None:
-        n0 += ("; " if n0.endswith("edge") else " (") + (
-            f"95% interval {_num(lo, 1)} to {'no bound' if hi is None else _num(hi, 1)}")
-    n0 += ")" if "(" in n0 else ""
+    said = [] if lo is None else [
+        f"95% interval {_num(lo, 1)} to {'no bound' if hi is None else _num(hi, 1)}"]
+    if h["n0_hours"] is not None:
+        n0 = f"{_num(h['n0_hours'], 1)} hours"
+    elif h["no_edge_note"]:
+        n0, said = NOT_APPLICABLE, ["no edge", *said]
+    else:
+        n0 = "-"
+    n0 += f" ({'; '.join(said)})" if said else ""
     d = hour_digits(h["win_se"])
     return ["", f"Per hour at {n:,} {plural(n, 'round', 'rounds')} dealt an hour: win "
             f"{_pm95(h['win'], h['win_se'], d, h['win_ci95_low'], h['win_ci95_high'])} units"
@@ -1178,7 +1178,7 @@ def _ss_by_count(c, check, density=None, plan=None, moments=None, ctally=None,
     highest count the row holds. The counter's return there has an SE and 95% interval by
     batch means over the chunks (``moments`` of the counting tally ``ctally``; none where
     ``chunk_note`` says why), withheld from fewer than `MIN_SAMPLE` units staked or where its
-    bets (its units over ``plan``'s largest stake) are too few for the rarest line at the row's
+    bets (its units over ``plan``'s largest stake) are too few for the rarest big pay at the row's
     count (`_too_few_bets`)."""
     out = []
     top = max(plan.super_sevens.values()) if plan is not None else 1
@@ -1210,7 +1210,7 @@ def _ss_by_count(c, check, density=None, plan=None, moments=None, ctally=None,
             lambda g=group: batches.count_se(moments, ctally, g, "counter_super_sevens_return",
                                              L.C_SS_FLAT_BETS),
             None if moments is None else batches.chunks_of(moments))
-        out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
+        out.append({  # (a sample SE from fewer bets than the rarest big pay's 30 wins runs low)
             "count": count, "label": label, "counts": _counts(group), "bets": n,
             "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
@@ -1298,7 +1298,7 @@ def sweep_rows(runs) -> list[dict]:
                     | ({} if f.get("per_hour") is None else {
                         ("" if k == "rounds_per_hour" else "per_hour_") + k: v
                         for k, v in f["per_hour"].items()
-                        if k not in ("interval_note", "no_edge_note")}))
+                        if k not in ("sd_note", "interval_note", "no_edge_note")}))
     return rows
 
 
@@ -1836,7 +1836,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"Super Sevens by {kind} (return per unit staked; bets: a unit on every box "
                 f"dealt at the count, whether the counter staked it or not; {exact_what}"
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
-                "rarest pay above 3 to 1 expected, or from results without spread"
+                "rarest big pay expected, or from results without spread"
                 + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
                 + ")", ""]
         none_why = ss["why_not"] or ss.get("by_count_note")

@@ -404,14 +404,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if se is None else abs(pay) * se,
         }
-    rare = rarest_pay({k: expected[k] for k in lines
-                       if k in ss_lines_possible and k in dealable and expected[k] > 0},
-                      {k: v["pays"] for k, v in lines.items()})
-    few_wins = None
-    if bets and rare is not None and rare[2] < MIN_WINS:
-        few_wins = (f"about {wins_words(rare[2])} of "
-                    f"{pay_words(rare[0], rare[1], {k: v['pays'] for k, v in lines.items()})} "
-                    f"expected in {bets_words(bets)}, fewer than {MIN_WINS}")
+    few_wins = None if not bets else _few_wins(
+        {k: expected[k] for k in lines if k in ss_lines_possible and k in dealable},
+        {k: v["pays"] for k, v in lines.items()}, bets_words(bets))
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins) | (
         {"interval_note": NO_SUPER_SEVENS} if not bets else {})
     super_sevens |= {
@@ -553,6 +548,17 @@ def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     return min(big, key=lambda x: (x[2], x[0])) if big else None
 
 
+def _few_wins(expected: dict, pays: dict, bets: str) -> str | None:
+    """Why a Super Sevens interval is withheld, or None: the bets (``bets`` in words) are
+    expected to hold fewer than `MIN_WINS` wins of a big pay (`rarest_pay` of ``expected``,
+    each line's wins expected; lines of none left out)."""
+    rare = rarest_pay({k: x for k, x in expected.items() if x > 0}, pays)
+    if rare is None or rare[2] >= MIN_WINS:
+        return None
+    return (f"about {wins_words(rare[2])} of {pay_words(rare[0], rare[1], pays)} expected in "
+            f"{bets}, fewer than {MIN_WINS}")
+
+
 def pay_words(lines, pay: int, pays: dict) -> str:
     """A `rarest_pay` step in words: ``line (e) paying 5000 to 1``, ``lines (d) and (e) paying
     500 to 1``, ``lines (a), (b), (c), (d) and (e) paying 13 to 1 or more``."""
@@ -665,15 +671,11 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
         if groups is not None:
             entry["box_numbers"] = [b + 1 for b, g in enumerate(groups) if g == k]
         if bets:  # (its bets are some of the game's: where the game's is withheld, so is its)
-            note = None
             chance = chances[min(k, len(chances) - 1)]
-            pays = {name: v["pays"] for name, v in lines.items()}
-            rare = rarest_pay({name: n * chance[name] for name in lines
-                               if name in possible[k] and name in dealable
-                               and chance[name] > 0}, pays)
-            if rare is not None and rare[2] < MIN_WINS:
-                note = (f"about {wins_words(rare[2])} of {pay_words(rare[0], rare[1], pays)} "
-                        f"expected in its {bets_words(n)}, fewer than {MIN_WINS}")
+            note = _few_wins({name: n * chance[name] for name in lines
+                              if name in possible[k] and name in dealable},
+                             {name: v["pays"] for name, v in lines.items()},
+                             f"its {bets_words(n)}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,

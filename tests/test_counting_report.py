@@ -1865,6 +1865,7 @@ def test_the_figures_an_hour_are_those_per_round_watched_at_the_rounds_an_hour()
         pytest.approx(80 * w["mean"] - Z95 * 80 * w["se"]),
         pytest.approx(80 * w["mean"] + Z95 * 80 * w["se"]))
     assert h["sd"] == pytest.approx(w["sd"] * math.sqrt(80))
+    assert h["sd_note"] == w["sd_note"] is not None  # (the SD an hour has no SE, as a round's)
     for s in ("", "_se", "_ci95_low", "_ci95_high"):
         assert h["n0_hours" + s] == (None if w["n0" + s] is None else
                                      pytest.approx(w["n0" + s] / 80))
@@ -1878,6 +1879,11 @@ def test_the_figures_an_hour_are_those_per_round_watched_at_the_rounds_an_hour()
         h["win_se"])
     assert json.loads(CR.render(f, "json"))["results"]["per_hour"]["rounds_per_hour"] == 80
     assert "Per hour" not in CR.render(CR.figures(t, plan, Rules()), "table")
+    # N0 without an edge: n/a, with the interval where the mean's reaches one
+    none = h | {"n0_hours": None, "no_edge_note": "x", "n0_hours_ci95_low": 1234.5,
+                "n0_hours_ci95_high": None}
+    assert "N0 n/a (no edge; 95% interval 1,234.5 to no bound): " in CR.per_hour_lines(none)[1]
+    assert "N0 n/a (no edge): " in CR.per_hour_lines(none | {"n0_hours_ci95_low": None})[1]
 
 
 @pytest.mark.parametrize("pays", [(3, 4, 4, 4, 13), (3, 50, 100, 500, 5000), (13, 13, 13, 13, 14),

@@ -1691,7 +1691,7 @@ def counting(data: dict) -> Section | None:
                + ("z is against the SE from the exact variance of the bets' starting shoes (the "
                   "sample's misses the rare big pays at most counts)" if ss["exact_se"] is not None
                   else "z is shown only where the bets are enough to expect 30 wins of "
-                  + ("the rarest pay above 3 to 1 the strategy can make"
+                  + ("the rarest big pay the strategy can make"
                      if ss["rarest_line"] is None
                      else f"{rare_words(ss['rarest_line'])} (one bet in "
                      f"{1 / ss['rarest_line']['probability']:,.0f})")
@@ -1924,7 +1924,7 @@ def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
     """The Super Sevens-by-count columns that cannot hold a value in this run, each with its
     words and why: the counter's stakes where the plan places no Super Sevens bet; z where
     none can be given at all (``why_not``); the sample SE and z where all the bets together are
-    too few to expect `MIN_WINS` wins of the rarest line, so those at any one count are too
+    too few to expect `MIN_WINS` wins of the rarest big pay, so those at any one count are too
     (a count's chance of it is at most a full shoe's: `counting_report._too_few_bets`)."""
     ss, ramp, out = f["super_sevens"], f["plan"]["super_sevens"], {}
     if not max([ramp["base"], *(units for _, units in ramp["steps"])]):
