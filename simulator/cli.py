@@ -281,11 +281,15 @@ def _param(ctx, name: str):
 def _refuse_checkpoint_folder(ctx) -> None:
     """A folder named as the checkpoint refused as every command refuses an output that is a
     folder (`write_problem`'s words, the option as typed: ``--checkpoint run: cannot write: it
-    is a folder``, or ``--resume run: ...``), before it is read."""
+    is a folder``; a run carried on, ``--resume run: a folder, not a checkpoint``), before it is
+    read."""
     path = ctx.params.get("checkpoint_path")
     if not path or not os.path.isdir(path):
         return  # (another path: `_check_checkpoint` and `checkpoint_problem` say what is wrong)
     option = checkpoint_option(ctx)
+    if ctx.params.get("resume"):  # (a run carried on: its file read, not written first)
+        raise BjsimError(f"{option} {path}: a folder, not a checkpoint: allowed the path of an "
+                         "existing checkpoint file (the run to carry on)")
     raise BjsimError(f"{option} {path}: {output_problem(path)}")
 
 
@@ -1152,6 +1156,8 @@ class OutputPath(click.ParamType):
             what = f"format '{suffix}' is not one" if suffix else "no suffix naming a format"
             raise BjsimError(f"{option} {path}: {what} matplotlib writes: allowed "
                              + ", ".join(f".{f}" for f in sorted(allowed)))
+        if path and allowed is not None and suffix == "pgf":
+            _refuse_pgf_without_tex(option, path)
         refuse_unwritable(option, path, self.folder)  # (the folder made and removed again)
         return path
 
@@ -1164,6 +1170,19 @@ def _plot_formats():
     except ImportError:
         return None
     return set(FigureCanvasBase.get_supported_filetypes())
+
+
+def _refuse_pgf_without_tex(option: str, path: str) -> None:
+    """A .pgf plot needs the LaTeX program matplotlib runs for it: refused before any round is
+    played where it is not found (the run had been played, then the plot failed)."""
+    import shutil
+
+    import matplotlib
+
+    tex = matplotlib.rcParams["pgf.texsystem"]
+    if shutil.which(tex) is None:
+        raise BjsimError(f"{option} {path}: matplotlib writes .pgf with {tex}, which is not "
+                         f"found here: install it, or give another format (.pdf, .svg, .png)")
 
 
 OUTPUT_FILE = OutputPath()
@@ -1369,10 +1388,11 @@ class OutputError(click.ClickException):
     exit_code = 1
 
 
-def _emit(text: str, output: str | None) -> None:
+def _emit(text: str, output: str | None, what: str = "report") -> None:
     """``text`` to ``output`` (None: stdout). A file that cannot be written (it was checked
     before the run, so the disk or the folder changed since) sends the text to stdout instead,
-    so that a long run's report is not lost; then exit code 1."""
+    so that a long run's report is not lost; then exit code 1 (the error naming ``what`` the
+    text is)."""
     if output is not None:
         try:
             if os.path.exists(output) and not os.path.isfile(output):
@@ -1395,7 +1415,7 @@ def _emit(text: str, output: str | None) -> None:
         raise OutputError(f"stdout: cannot write: {err.strerror or err}"
                           + (f" (nor {failed})" if failed else "")) from None
     if failed:
-        raise OutputError(f"{failed}: the report is on stdout instead")
+        raise OutputError(f"{failed}: the {what} is on stdout instead")
 
 
 def _typed_output(name: str = "output") -> str:
@@ -1835,9 +1855,9 @@ def main(argv=None):
 @strategy_option
 @_option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-    help="Rounds to play, at most 10^15; 10_000_000, 1e7, 10M and 2G (suffixes k, M, G, T) are "
-    "all accepted. With --resume: the checkpoint's (given, it must be the same: a run "
-    "carried on plays what it began).",
+    help="Rounds to play, at most 10^15; 10_000_000, 1e7, 10M and 2G (suffixes k, M, G or B, "
+    "T, of either case) are all accepted. With --resume: the checkpoint's (given, it must be "
+    "the same: a run carried on plays what it began).",
 )
 @_option(
     "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -2297,7 +2317,7 @@ def strategies_list(fmt, output):
         text = "".join(f"{r['name']:<{width}}  " + (
             (r["description"].splitlines() or [""])[0] if r["error"] is None
             else f"(does not load: {r['error']})").rstrip() + "\n" for r in rows)
-    _emit(text, output)
+    _emit(text, output, "list")
 
 
 @strategy.command("show")
@@ -2317,7 +2337,7 @@ def strategies_show(name, output):
     """
     from simulator.strategy import dumps_strategy, load_strategy
 
-    _emit(dumps_strategy(load_strategy(name)), output)
+    _emit(dumps_strategy(load_strategy(name)), output, "strategy")
 
 
 @strategy.command("generate")
@@ -2360,10 +2380,12 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     from simulator.exact.analyze import strategy_from_tables
     from simulator.strategy import dumps_strategy
 
-    rules, _, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, _, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     if with_super_sevens and not rules.super_sevens:
         raise BjsimError("--with-super-sevens: the rule set has no Super Sevens (super_sevens = "
                          "false): allowed with a rule set that has it")
+    _not_derived_from(changes, derived.CHART_KEYS + (
+        *derived.SIDE_BET_KEYS, "super_sevens") * with_super_sevens, "strategy")
     if not quiet and (with_super_sevens or derived.cached_basic(rules) is None):
         click.echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
     named = name or derived.generated_name(rules, with_super_sevens, insurance)
@@ -2377,7 +2399,22 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
                         "--insurance" if insurance else "", f"--name {name}" if name else ""])
     header = (f"# Generated by `{' '.join(command.split())}`: regenerate it, do not edit by "
               "hand.\n# Every cell is derived by exact analysis (docs/exact.md).\n\n")
-    _emit(header + dumps_strategy(strat), output)
+    _emit(header + dumps_strategy(strat), output, "strategy")
+
+
+def _not_derived_from(changes, keys, what: str) -> None:
+    """A warning for each rule change (``changes``, `_load_rules`') the derived ``what`` does
+    not depend on (``keys`` are those it does): taken, and written in its file's header only
+    (--boxes 5 and --no-super-sevens had been taken silently, a review)."""
+    for change in changes:
+        key = change.split("=", 1)[0].strip()
+        if key not in keys:
+            side = "super_sevens_pays" in keys
+            click.echo(f"bjsim: warning: {change} changes nothing the {what} is derived from "
+                       f"(the rules of play{' and the Super Sevens bet' * side}, not the cut "
+                       f"card{' or' if side else ','} the boxes"
+                       f"{'' if side else ' or the Super Sevens bet'}): it is written in the "
+                       "file's header only", err=True)
 
 
 def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
@@ -2424,11 +2461,14 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
         bjsim strategy indices -o my-hi-lo.toml --name hi-lo-nz
         bjsim strategy indices --count zen --rules configs/us-6deck-s17-das-peek.toml
     """
+    from simulator import derived
     from simulator.counting import load_count
     from simulator.exact.indices import derive_indices, dumps_indices, scan_top
+    from simulator.index_plays import name_refused
     from simulator.rules import plural
 
-    rules, meta, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _not_derived_from(changes, derived.CHART_KEYS, "index set")
     system = load_count(count_name)
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
@@ -2457,7 +2497,11 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
                         f"--name {name}" if name else ""])  # (the options given)
     name = name or "-".join([system.name, meta.get("name") or "rules",
                              *(o.replace("=", "-") for o in overrides)])
-    _emit(dumps_indices(plays, name, rules, system, depth, " ".join(command.split())), output)
+    text = dumps_indices(plays, name, rules, system, depth, " ".join(command.split()))
+    refused = name_refused(text, name)
+    if refused:
+        raise click.UsageError(refused)
+    _emit(text, output, "index file")
 
 
 # the old group name: every `bjsim strategies ...` command still works

@@ -673,7 +673,7 @@ def _pays_lines(payload, games, g: int) -> tuple:
     Sevens difference is each line's change of pay times that line's wins: it rests on the
     lines whose pay differs, not on the rarest big pay either game can make. The baseline's and
     the game's figures (`tally.summarize`) with their Super Sevens intervals judged by those
-    lines alone (a line above 3 to 1 in either game with fewer than `tally.MIN_WINS` wins
+    lines alone (a big pay of those lines in either game with fewer than `tally.MIN_WINS` wins
     expected withholds it, as `tally.summarize` does)."""
     v, base, game = len(games), games[0], games[g]
     differ = {k for k, a, b in zip(tally.SS_LINES, base.rules.super_sevens_pays,

@@ -140,7 +140,8 @@ def load_count(name_or_path) -> CountSystem:
     """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file
     (of any name: `rules.names_a_file`)."""
     path = count_path(name_or_path)
-    allowed = shipped_or_path("count", list_counts(), what="count system", toml=False)
+    allowed = shipped_or_path("count", list_counts(), what="count system", toml=False,
+                              given=path)
     data = read_toml(path, "count", CountError, allowed=allowed)
     count = count_from_dict(data, str(path), name=path.stem)
     if count.name in list_counts() and path.resolve() != (COUNT_DIR / f"{count.name}.toml"

@@ -384,8 +384,8 @@ LINE_SEVENS = {"a": 1, "b": 2, "c": 2, "d": 3, "e": 3, "f": 0}
 
 
 def makeable_lines(rules, strategy=None) -> list[tuple[str, float]]:
-    """The Super Sevens lines (those paying 3 to 1 or less, and (f), too: the levels the big
-    pays rise from, as `tally.summarize` takes them) that ``strategy`` can make (by its 7-7
+    """The Super Sevens lines (every one, (f) too: the levels the pays rise from, as
+    `tally.summarize` takes them) that ``strategy`` can make (by its 7-7
     play; None: hitting every 7-7, the published convention; `tally.ss_lines_possible`) and the
     shoe can deal (`tally.ss_lines_dealable`), each with its chance per bet from a full shoe
     (rule 14)."""
@@ -396,7 +396,7 @@ def makeable_lines(rules, strategy=None) -> list[tuple[str, float]]:
 
 
 def rarest_line(rules, strategy=None) -> tuple[tuple[str, ...], float, int] | None:
-    """The big pay (`tally.rarest_pay`: a step of pay above 3 to 1, won by the `makeable_lines`
+    """The big pay (`tally.rarest_pay`: a step of pay, won by the `makeable_lines`
     lines paying it or more) that ``strategy`` makes least often from a full shoe: those lines,
     their chance per bet and the pay. A sample of bets says little of the return until it has
     seen a few tens of its wins."""
@@ -619,7 +619,7 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
                     f"{sim['n']:,} bets: too few for a normal interval or z")
         return None
     if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
-        return (f"no win of a line above 3 to 1 expected in {sim['n']:,} bets: the row's counts "
+        return (f"no win of a Super Sevens line expected in {sim['n']:,} bets: the row's counts "
                 "go down to a shoe with no sevens left, where no line can be made: too few "
                 "for a normal interval or z")
     line, pay, p = rarest_pay({k: c * sevens_factor(density, LINE_SEVENS[k], check)
@@ -807,7 +807,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     bankroll = plan.bankroll if bankroll is None else bankroll
     check = sevens_check(rules, strategy, plan)
     few = _few_counter_wins(ss_bet, plan, rules, check)
-    moved = ss_bet > 0 and check["rare"] is not None  # (pays above 3 to 1 in the nets)
+    moved = ss_bet > 0 and check["rare"] is not None  # (its pays in the nets)
     chunks, chunk_note = chunk_count(moments)
     whole = _whole_se(moments, ctally, chunk_note) if ss_bet and ss_stake_varies(plan) else None
     per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll,

@@ -166,7 +166,7 @@ def load_indices(name_or_path) -> IndexSet:
                       "index plays")
     data = read_toml(path, "index", IndexFileError,
                      allowed=shipped_or_path("index", list_indices(), what="index set",
-                                             toml=False))
+                                             toml=False, given=path))
     check_keys(data, FILE_KEYS, path, IndexFileError, "index")
     if "count" not in data:
         raise IndexFileError(f"{path}: key 'count' is missing: the count system the indices "
@@ -214,6 +214,27 @@ def _not_passing_for_a_shipped_set(got: IndexSet, named: bool) -> None:
                              + f" names the shipped index set {got.name}, but its {what}: "
                              "allowed another name for other index plays (plans and reports "
                              "know an index set by its name)")
+
+
+def name_refused(text: str, name: str) -> str | None:
+    """Why an index file ``text`` (as `exact.indices.dumps_indices` writes it) may not be named
+    ``name``, or None: a shipped set's name over other plays, which `load_indices` would refuse
+    the file for."""
+    if name not in list_indices():
+        return None
+    import tomllib
+
+    data = tomllib.loads(text)
+    got = IndexSet(name, data["count"],
+                   tuple(_play(d, "--name", i) for i, d in enumerate(data.get("play", []))))
+    shipped = load_indices(name)
+    if got.count == shipped.count and set(got.plays) == set(shipped.plays):
+        return None
+    why = (f"its count is {shipped.count}, theirs {got.count}" if got.count != shipped.count
+           else "its plays are others")
+    return (f"--name {name}: names the shipped index set {name}, whose plays these are not "
+            f"({why}): allowed another name (plans and reports know an index set by its name, "
+            "and would refuse the file)")
 
 
 def play_words(plays: IndexSet | None) -> dict | None:

@@ -274,10 +274,13 @@ def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
     hint = ("" if not beside.is_file() else
             f"; the plan's folder holds {beside}: {key} = {_fmt(beside.as_posix())}")
     word, what = FILE_WORD[key]
+    names = NAMED[key][2]()
+    near = (f"did you mean {key} = {_fmt(Path(written).stem)}, the shipped {what}? "
+            if Path(written).stem in names and not hint else "")
     raise PlanError(f"{src}: key '{key}' = {shown(written, 200)}: no such {word} file"
                     + ("" if Path(written).is_absolute() else
                        f" (a relative path is read from {where}, not the plan's folder{hint})")
-                    + f": allowed a shipped {what} by name ({', '.join(NAMED[key][2]())}) or "
+                    + f": {near}allowed a shipped {what} by name ({', '.join(names)}) or "
                     f"the path of {'an' if word == 'index' else 'a'} {word} file")
 
 
@@ -649,7 +652,7 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""
     path = plan_path(name_or_path)
     data = read_toml(path, "plan", PlanError,
-                     allowed=shipped_or_path("plan", list_plans(), toml=False))
+                     allowed=shipped_or_path("plan", list_plans(), toml=False, given=path))
     plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
     if plan.name in list_plans() and path.resolve() != plan_path(plan.name).resolve():
         _not_passing_for_a_shipped_plan(plan, str(path), "name" in data)

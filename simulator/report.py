@@ -425,8 +425,9 @@ def chunks_text(chunk_rounds: int, rounds: int | None) -> str:
     """The header's words for the chunks of a run of ``rounds`` (asked; with a precision target
     its cap): a chunk never holds more than the run, so one chunk is said as such."""
     if rounds is not None and 0 < rounds <= chunk_rounds:
-        return f"one chunk of {rounds:,} rounds (--chunk-rounds {chunk_rounds:,})"
-    return f"chunks of {chunk_rounds:,} rounds"
+        return f"one chunk of {rounds:,} {'round' if rounds == 1 else 'rounds'} (--chunk-rounds "\
+            f"{chunk_rounds:,})"
+    return f"chunks of {chunk_rounds:,} {'round' if chunk_rounds == 1 else 'rounds'}"
 
 
 def csv_text(frame: pd.DataFrame, meta: dict) -> str:

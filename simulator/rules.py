@@ -826,12 +826,18 @@ def _then(allowed: str | None) -> str:
     return f": {allowed}" if allowed else ""
 
 
-def shipped_or_path(kind: str, shipped, what: str | None = None, toml: bool = True) -> str:
+def shipped_or_path(kind: str, shipped, what: str | None = None, toml: bool = True,
+                    given=None) -> str:
     """What a ``kind`` file option allows, where a shipped one may be named instead: the
     ``shipped`` names (of a ``what``, default ``kind``) or a path (of a .toml file, unless not
-    ``toml``: a file of any name is read)."""
-    return (f"allowed a shipped {what or kind} by name ({', '.join(shipped)}) or the path of "
-            f"{_a(('.toml ' if toml else '') + kind)} file")
+    ``toml``: a file of any name is read). ``given``: the path given, where it is no file but
+    its name is a shipped one's (``basic.toml``, ``strategies/basic.toml`` from another folder),
+    the name suggested first."""
+    stem = Path(str(given)).stem if given is not None else None
+    near = (f"did you mean '{stem}', the shipped {what or kind}? " if stem in shipped
+            and str(given) != stem and not Path(str(given)).exists() else "")
+    return (f"{near}allowed a shipped {what or kind} by name ({', '.join(shipped)}) or the path "
+            f"of {_a(('.toml ' if toml else '') + kind)} file")
 
 
 def names_a_file(name_or_path, shipped, folder=".") -> bool:

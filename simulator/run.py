@@ -460,6 +460,9 @@ def checkpoint_problem(path: str, resume: bool, option: str = "--checkpoint") ->
     if not path:
         return f"{option}: an empty path: name a file"
     folder = atomic.target_problem(path)  # (in the words of the command line's -o and --checkpoint)
+    if folder is not None and resume and os.path.isdir(path):
+        return (f"{option} {path}: a folder, not a checkpoint: allowed the path of an existing "
+                "checkpoint file (the run to carry on)")
     if folder is not None:
         return f"{option} {path}: {folder}"
     if os.path.exists(path) and not os.path.isfile(path):  # (a device read without end, a pipe)

@@ -449,7 +449,8 @@ def load_strategy(name_or_path) -> Strategy:
     path = strategy_path(name_or_path)
     shown = str(name_or_path) if looks_like_path(name_or_path) else str(path)  # (./x as typed)
     text = read_text(path, "strategy", StrategyError, source=shown,
-                     allowed=shipped_or_path("strategy", list_strategies(), toml=False))
+                     allowed=shipped_or_path("strategy", list_strategies(), toml=False,
+                                             given=path))
     return loads_strategy(text, shown, name=path.stem)
 
 

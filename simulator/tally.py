@@ -22,7 +22,7 @@ from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.rules import validate
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
+MIN_WINS = 30  # wins of each big Super Sevens pay before its interval means anything
 MIN_ROUNDS = 30  # rounds before the house edge's interval does (at 10, 95% intervals held 89%)
 SS_LINES = ("a", "b", "c", "d", "e", "f")
 SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
@@ -528,7 +528,7 @@ def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     summed)``, or None where none is. A bet's result is its pay, whichever line pays it, so
     the pays are taken as steps, each won by every line paying it or more, its rise the pay
     less the one below (a loss's -1 below the lowest); lines paying alike are one step (13 on
-    every line: won on every first seven). A big pay is a step above 3 to 1 that brings
+    every line: won on every first seven). A big pay is a step that brings
     `SKEW_SHARE` of every step's skew or more, its rise cubed times its chance (by
     ``weigh``'s chances, where given: a full shoe's for a count's rows): what makes the mean
     of a few bets far from normal. A line paying a little more than others (14 against 13, 13
@@ -537,14 +537,14 @@ def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     An interval needs `MIN_WINS` wins of every big pay."""
     weigh = chances if weigh is None else weigh
     levels = sorted({pays[k] for k in chances})
-    steps = []  # every step above the loss (those of 3 or less in the skew, never big pays)
+    steps = []  # every step above the loss
     for i, pay in enumerate(levels):
         lines = tuple(k for k in chances if pays[k] >= pay)
         rise = pay - (levels[i - 1] if i else -1)
         steps.append((lines, pay, sum(chances[k] for k in lines),
                       max(rise, 0) ** 3 * sum(weigh[k] for k in lines)))
     total = sum(s[3] for s in steps)
-    big = [s[:3] for s in steps if s[1] > 3 and s[3] >= SKEW_SHARE * total]
+    big = [s[:3] for s in steps if s[3] > 0 and s[3] >= SKEW_SHARE * total]
     return min(big, key=lambda x: (x[2], x[0])) if big else None
 
 
@@ -644,7 +644,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
     (``layout.T_BY``; else none, unless ``named``: boxes of more than one name), the SE from its
     per-round sums (its boxes share the dealer's cards), and with ``groups`` (`_box_groups`) its
     boxes, ``box_numbers``. Its Super Sevens interval is withheld where its bets are expected to
-    hold fewer than ``MIN_WINS`` wins of a line above 3 to 1 that it can make (``possible[k]``:
+    hold fewer than ``MIN_WINS`` wins of a big pay of the lines it can make (``possible[k]``:
     of the strategy of first box ``k + 1``; ``chances[k]``, `line_chances`), so wherever the
     whole game's is for such a line, and the note quotes its own bets."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]

@@ -148,10 +148,12 @@ def _path(path) -> Path:
 
 def _read_toml(path: Path) -> dict:
     src = str(path)
-    names = ", ".join(f.stem for f in shipped())
+    stems = [f.stem for f in shipped()]
+    near = (f"did you mean 'variants/{path.stem}', the shipped variant? " if path.stem in stems
+            and not path.exists() else "")
     text = read_text(path, "variant", source=src,
-                     allowed=f"allowed a shipped variant as variants/NAME ({names}) or the path "
-                     "of a variant or rule file")
+                     allowed=f"{near}allowed a shipped variant as variants/NAME "
+                     f"({', '.join(stems)}) or the path of a variant or rule file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

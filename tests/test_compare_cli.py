@@ -553,18 +553,18 @@ def _output_error(result, words: str) -> None:
 
 def test_a_plot_matplotlib_cannot_write_is_one_line(tmp_path, monkeypatch):
     # --plot x.pgf with no LaTeX installed ended in a traceback (RuntimeError: 'xelatex' not
-    # found) after the whole run: any error of matplotlib's writer is said as an OSError is;
-    # then exit 2, as a mistake of the user's: 1 (a scripter's review), as -o's
-    import shutil
-
+    # found) after the whole run, then in one line after it: now refused before any round (a
+    # review). Any error of matplotlib's writer is said as an OSError is; exit 1 (a scripter's
+    # review; 2 had said the user's mistake), as -o's
     from matplotlib.figure import Figure
 
-    if not any(shutil.which(tex) for tex in ("xelatex", "pdflatex", "lualatex")):
-        path = tmp_path / "x.pgf"
+    path = tmp_path / "x.pgf"
+    with monkeypatch.context() as m:
+        m.setenv("PATH", str(tmp_path / "no-programs"))  # (no LaTeX found)
         result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
-        assert result.exit_code == 1 and f"--plot {path}: cannot write: 'xelatex' not found" \
-            in result.stderr.strip().splitlines()[-1]
-        assert list(tmp_path.iterdir()) == []
+    assert_user_error(result, f"--plot {path}: matplotlib writes .pgf with xelatex, which is not "
+                      "found here: install it, or give another format")
+    assert "house edge" not in result.stdout and list(tmp_path.iterdir()) == []
 
     def fails(self, fname, **_k):
         with open(fname, "w") as f:

@@ -639,10 +639,15 @@ def test_the_super_sevens_table_by_count(fig):
     (many,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
                          Rules())["super_sevens_by_count"]
     assert many["bets"] == 30 and many["se"] is None  # 30 bets: no 5000 to 1 pay seen yet
-    flat_pays = Rules(super_sevens_pays=(3, 3, 3, 3, 3))  # no line above 3 to 1: 30 bets do
-    (many,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
+    # 3 to 1 on every line: 30 bets hold about 2.3 wins (a first seven 24 / 312 of bets), too
+    # few; 400 bets about 31 (that table's skew is all its 3 to 1's: a big pay)
+    flat_pays = Rules(super_sevens_pays=(3, 3, 3, 3, 3))
+    (few,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
+                        flat_pays)["super_sevens_by_count"]
+    assert few["bets"] == 30 and few["se"] is None
+    (many,) = CR.figures(tally_of(ROUNDS * 200), load_plan("hi-lo-1-12"),
                          flat_pays)["super_sevens_by_count"]
-    assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))
+    assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 200) / math.sqrt(400))
     assert row["exact"] == pytest.approx(0.3)
     assert row["z_house_edge"] is None  # two bets say nothing of a 5000 to 1 pay
     assert "fewer than 30 wins of line (e) paying 5000 to 1 expected in 2 bets" in row["z_note"]
@@ -659,7 +664,9 @@ def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
     assert line == ("c",) and pay == 100
     assert p == pytest.approx(24 * 5 / 312 / 311, rel=1e-9)  # two suited sevens
     assert CR.rarest_line(rules)[0] == ("e",)  # hitting every 7-7
-    assert CR.rarest_line(dataclasses.replace(rules, super_sevens_pays=(3, 3, 3, 3, 3))) is None
+    # 3 to 1 on every line: the first seven, whichever line it makes, is the one big pay
+    assert CR.rarest_line(dataclasses.replace(rules, super_sevens_pays=(3, 3, 3, 3, 3))) == (
+        ("a", "b", "c", "d", "e"), pytest.approx(24 / 312), 3)
     # basic hits 7-7 against 8-A only: its (e) is rarer than the convention's, so it needs more
     # bets before a z (simulate's rule: the strategy's own chances)
     basic, hit_all = CR.rarest_line(rules, load_strategy("basic")), CR.rarest_line(rules)
@@ -1724,10 +1731,10 @@ def test_docs_list_every_interval_note_the_advantages_and_net_per_round_can_give
     sevens, hi_lo = load_plan("sevens-super-sevens"), load_plan("hi-lo-1-12")
     pays3 = Rules().replace(super_sevens=True, super_sevens_pays=(3, 3, 3, 3, 3))
     tally = tally_of(FLAT_ROUNDS)
-    total, moments = in_chunks(tally, 40)
+    total, moments = in_chunks(tally, 400)  # (800 bets at 3 to 1 on every line: 62 wins)
     short = moments.copy()
     short[batches.N_WHOLE] -= 1  # (the whole net's moments short of a chunk)
-    four, four_moments = in_chunks(tally, 40, k=4)
+    four, four_moments = in_chunks(tally, 400, k=4)
     runs = [CR.figures(tally, sevens, Rules()),  # too few Super Sevens bets
             CR.figures(total, sevens, pays3),  # no moments
             CR.figures(four, sevens, pays3, moments=four_moments),  # too few chunks

@@ -692,6 +692,33 @@ def test_an_index_file_named_as_a_shipped_set_must_be_that_set(tmp_path):
     assert load_indices(renamed).name == "mine"
 
 
+def test_strategy_indices_refuses_a_shipped_set_s_name_for_other_plays(monkeypatch, tmp_path):
+    """`strategy indices --name hi-lo-nz --set decks=2` wrote a file its own loader refused (a
+    review): the name is refused where the plays are not the shipped set's, before any file."""
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+    from simulator.exact import indices
+    from simulator.index_plays import name_refused
+
+    shipped = (Path(__file__).resolve().parent.parent / "strategies" / "indices" /
+               "hi-lo-nz.toml").read_text()
+    assert name_refused(shipped, "hi-lo-nz") is None
+    assert name_refused(shipped.replace("index = 4\n", "index = 5\n", 1), "mine") is None
+    assert name_refused(shipped.replace("index = 4\n", "index = 5\n", 1), "hi-lo-nz") == (
+        "--name hi-lo-nz: names the shipped index set hi-lo-nz, whose plays these are not (its "
+        "plays are others): allowed another name (plans and reports know an index set by its "
+        "name, and would refuse the file)")
+    assert "(its count is hi-lo, theirs zen)" in name_refused(
+        shipped.replace('count = "hi-lo"', 'count = "zen"'), "hi-lo-nz")
+    monkeypatch.setattr(indices, "derive_indices", lambda *_a, **_k: [])  # (no play: others)
+    out = tmp_path / "x.toml"
+    result = CliRunner().invoke(cli, ["strategy", "indices", "-q", "--set", "decks=2", "--name",
+                                      "hi-lo-nz", "-o", str(out)])
+    assert result.exit_code == 2 and "names the shipped index set hi-lo-nz" in result.output
+    assert not out.exists()
+
+
 def test_an_index_row_out_of_range_as_a_float_is_not_suggested_as_a_whole_number(tmp_path):
     # (a last read: row = 25.0 suggested row = 25, itself refused)
     from simulator.index_plays import IndexFileError, load_indices

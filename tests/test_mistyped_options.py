@@ -155,3 +155,43 @@ def test_a_whole_number_option_reads_a_number_as_rounds_does(text, read):
 def test_a_whole_number_option_refuses_in_one_line(args, words):
     line = is_one_line_error(invoke("simulate", "--rounds", "1000", *args))
     assert line.endswith(words), line
+
+
+@pytest.mark.parametrize("args, hint", [
+    (("simulate", "--strategy", "basic.toml"), "did you mean 'basic', the shipped strategy?"),
+    (("simulate", "--strategy", "strategies/basic.toml"),
+     "did you mean 'basic', the shipped strategy?"),
+    (("count", "--plan", "hi-lo-flat.toml"), "did you mean 'hi-lo-flat', the shipped plan?"),
+    (("compare", "--variant", "h17.toml"), "did you mean 'variants/h17', the shipped variant?"),
+    (("count", "--plan", "plan.toml"), "did you mean indices = \"hi-lo-nz\", the shipped index"),
+])
+def test_a_shipped_file_named_as_a_path_is_suggested_by_its_name(args, hint, tmp_path,
+                                                                  monkeypatch):
+    # `--rules nz1994.toml` reads the shipped rules from any folder, but `--strategy basic.toml`
+    # was refused with no word of 'basic' (a review): each names the shipped one
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.toml").write_text('count = "hi-lo"\nindices = "hi-lo-nz.toml"\n'
+                                        "[bet]\nbase = 1\n")
+    line = is_one_line_error(invoke(*args, "-n", "10", "-q"))
+    assert hint in line and "no such" in line, line
+    (tmp_path / "basic.toml").mkdir()  # (a folder of that name: no hint, the folder said)
+    line = is_one_line_error(invoke("simulate", "--strategy", "basic.toml", "-n", "10", "-q"))
+    assert "did you mean" not in line and "a folder" in line, line
+
+
+def test_a_rule_change_the_derived_file_does_not_depend_on_is_warned_of(monkeypatch):
+    # `strategy generate --boxes 5 --no-super-sevens` wrote the NZ chart with no word (a review)
+    from simulator.exact import indices
+
+    result = invoke("strategy", "generate", "--boxes", "5", "--no-super-sevens", "--set",
+                    "penetration=0.8", "--set", "decks=6", "-q")
+    assert result.exit_code == 0, result.output
+    warned = [ln for ln in result.stderr.splitlines() if ln.startswith("bjsim: warning:")]
+    assert [w.split()[2] for w in warned] == ["penetration=0.8", "boxes=5", "super_sevens=false"]
+    assert warned[1] == ("bjsim: warning: boxes=5 changes nothing the strategy is derived from "
+                         "(the rules of play, not the cut card, the boxes or the Super Sevens "
+                         "bet): it is written in the file's header only")
+    monkeypatch.setattr(indices, "derive_indices", lambda *_a, **_k: [])
+    result = invoke("strategy", "indices", "--boxes", "3", "-q")
+    assert result.exit_code == 0 and "warning: boxes=3 changes nothing the index set" in \
+        result.stderr, result.stderr

@@ -137,3 +137,13 @@ def test_a_tiny_precision_target_is_not_shown_as_zero():
     p = {"target": 1e-300, "met": False, "max_rounds": 2000, "half_width": 0.0123}
     assert precision_text(p).startswith("target ±1e-298% (95% half-width")
     assert "±1.2300%" in precision_text(p)
+
+
+def test_the_header_says_one_round_a_chunk_in_the_singular():
+    # `--chunk-rounds 1` read "chunks of 1 rounds" (a review)
+    from simulator.report import chunks_text
+
+    assert chunks_text(1, 20_000) == "chunks of 1 round"
+    assert chunks_text(1, 1) == "one chunk of 1 round (--chunk-rounds 1)"
+    assert chunks_text(1_000_000, 200) == "one chunk of 200 rounds (--chunk-rounds 1,000,000)"
+    assert chunks_text(500_000, 2_000_000) == "chunks of 500,000 rounds"

@@ -129,8 +129,10 @@ def test_a_checkpoint_that_is_a_folder_is_refused_in_the_command_lines_words(tmp
 
     folder = tmp_path / "runs"
     folder.mkdir()
-    said = f"--checkpoint {folder}: cannot write: it is a folder"
     for resume in (False, True):
+        said = f"--checkpoint {folder}: " + (
+            "a folder, not a checkpoint: allowed the path of an existing checkpoint file (the run "
+            "to carry on)" if resume else "cannot write: it is a folder")
         assert run.checkpoint_problem(str(folder), resume) == said
         with pytest.raises(run.RunError) as refused:
             run.simulate(_plan(checkpoint=str(folder), resume=resume), quiet=True)

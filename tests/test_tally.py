@@ -217,8 +217,8 @@ def test_the_super_sevens_interval_waits_for_the_wins_expected_not_those_seen():
 
 
 def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
-    """Lines paying alike are one result of the bet: its interval waits for 30 wins of each pay
-    above 3 to 1, the lines of that pay together, line (a) included. A table paying 13 on every
+    """Lines paying alike are one result of the bet: its interval waits for 30 wins of each big
+    pay, the lines of that pay together, line (a) included. A table paying 13 on every
     line had its interval withheld for "about 1.7 wins of line (e) paying 13 to 1" in bets
     expected to hold hundreds of 13-to-1 wins (a rule-space review)."""
     chances = tally_module.line_chances(Rules(boxes=1), None)[0]
@@ -231,23 +231,29 @@ def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
     pays = {"a": 3, "b": 50, "c": 50, "d": 800, "e": 800, "f": -1}
     lines, pay, c = tally_module.rarest_pay(chances, pays)
     assert (lines, pay) == (("d", "e"), 800) and c == pytest.approx(chances["d"] + chances["e"])
-    assert tally_module.rarest_pay(chances, dict.fromkeys("abcdef", 3)) is None
+    # 3 to 1 on every line: its skew all the first seven's, a big pay (30 rounds had given an
+    # interval from about 2.3 wins, none in 9% of them, an SE of 0)
+    assert tally_module.rarest_pay(chances, dict.fromkeys("abcde", 3) | {"f": -1}) == (
+        ("a", "b", "c", "d", "e"), 3, pytest.approx(first_seven))
     # pays as steps, a big pay one that brings a tenth of the skew or more: a line paying a
     # little more (14 against 13) is no big pay of its own (a review: 13,13,13,13,14 had been
     # withheld for 1.7 wins of line (e) paying 14), nor a little less (49 against 50), nor
     # rises of 2 to 13 (a regulator's review: 5,7,9,11,13 withheld at 100,000 bets, its skew
-    # 3.3 a bet); the skew of the pays of 3 or less counts in the share, so a lone small rise
-    # above line (a)'s 3 is none either (a last read: 3,3,3,3,4 withheld to 2.8 million bets)
+    # 3.3 a bet); every step's skew counts in the share, so a lone small rise above line (a)'s
+    # 3 is none either (a last read: 3,3,3,3,4 withheld to 2.8 million bets), and where the
+    # skew is the first seven's, 3 to 1 or less, that is the big pay
     for p, want in (((13, 13, 13, 13, 14), (tuple("abcde"), 13)),
                     ((50, 50, 50, 50, 49), (tuple("abcde"), 49)),
                     ((5, 7, 9, 11, 13), (tuple("abcde"), 5)),
                     ((3, 50, 100, 500, 5000), (("e",), 5000)),
                     ((3, 50, 50, 500, 500), (("d", "e"), 500)),
-                    ((3, 6, 6, 6, 6), None), ((3, 3, 3, 3, 4), None),
+                    ((3, 6, 6, 6, 6), (tuple("abcde"), 3)),
+                    ((3, 3, 3, 3, 4), (tuple("abcde"), 3)),
                     ((4, 4, 4, 4, 5), (tuple("abcde"), 4)),
                     ((3, 50, 100, 5000, 100), (("d",), 5000)),  # (e) a step of (c)'s
                     ((4, 4, 4, 4, 4), (tuple("abcde"), 4)),
-                    ((3, 3, 3, 3, 3), None)):
+                    ((3, 3, 3, 3, 3), (tuple("abcde"), 3)),
+                    ((1, 1, 1, 1, 1), (tuple("abcde"), 1))):
         pays = dict(zip("abcdef", (*p, -1), strict=True))
         got = tally_module.rarest_pay(chances, pays)
         assert (got and got[:2]) == want, (p, got)
@@ -260,7 +266,9 @@ def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
     assert tally_module.lines_words(("b", "c", "e")) == "lines (b), (c) and (e)"
     for pays, bets, withheld in (((13, 13, 13, 13, 13), 2_000, False),
                                  ((13, 13, 13, 13, 13), 300, True),
-                                 ((3, 50, 100, 800, 800), 2_000, True)):
+                                 ((3, 50, 100, 800, 800), 2_000, True),
+                                 ((3, 3, 3, 3, 3), 300, True),  # (a session's review: 30 did)
+                                 ((3, 3, 3, 3, 3), 400, False)):
         rules = Rules(boxes=1, super_sevens_pays=pays)
         t = build_tally([[(0, None, 0)]] * 150 + [[(0, None, 5)]])
         t[L.T_ROUNDS] = t[L.T_BOX_ROUNDS] = t[L.T_SS_BETS] = bets
@@ -270,6 +278,9 @@ def test_lines_of_one_pay_are_pooled_for_the_wins_the_interval_waits_for():
         if pays[0] == 13 and withheld:  # 300 x 24/312: about 23 wins of the one pay of 13
             assert ("about 23.1 wins of lines (a), (b), (c), (d) and (e) paying 13 to 1 expected "
                     "in 300 bets, fewer than 30") in note, note
+        elif pays[0] == 3 and pays[1] == 3 and withheld:  # the first seven's 3 to 1 alone
+            assert ("about 23.1 wins of lines (a), (b), (c), (d) and (e) paying 3 to 1 expected "
+                    "in 300 bets") in note, note
         elif withheld:
             assert "of lines (d) and (e) paying 800 to 1" in note, note
 
