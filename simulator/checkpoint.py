@@ -106,7 +106,8 @@ def _differs(saved: dict, current: dict) -> str | None:
     # precision before rounds: with --precision given or left out, rounds is its cap (the
     # default --max-rounds), not a length the user gave
     common = ("bjsim", "seed", "chunk_rounds", "precision", "rounds")
-    more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256", CODE})
+    more = sorted((set(saved) | set(current)) - set(common)
+                  - {"rules", "strategies_sha256", CODE, "labels"})
     # the games, then their rules, before the settings a rule changes by default (pair_rounds)
     games = ["games"] if "games" in more else []
     for key in (*common, *games, "rules", *(k for k in more if k != "games")):
@@ -122,7 +123,8 @@ def _differs(saved: dict, current: dict) -> str | None:
         if a != b and not (key == "games" and a is None):  # (one written before they were kept)
             name = {"bjsim": "bjsim version", "counting": "the counting plan's",
                     "rounds": "rounds (or --max-rounds)",
-                    "super_sevens_exact": "the 7-7 play of the exact Super Sevens sums"}.get(
+                    "super_sevens_exact": "the 7-7 play of the exact Super Sevens sums",
+                    "labels": "of what the outputs name,"}.get(
                 key, key)
             if key not in saved:  # (a key kept since the checkpoint was written)
                 return (f"{name} is not recorded there (a checkpoint of an earlier bjsim), "
@@ -154,6 +156,13 @@ def _differs(saved: dict, current: dict) -> str | None:
         return (f"strategy tables differ (--strategy{plays}; with no --strategy, under rules "
                 "that change the chart, the rules' own basic strategy is played: --strategy "
                 "basic plays the NZ chart)")
+    for field in ("the rule set's name", "each box's strategy name"):  # (after the tables: a
+        a, b = (ident.get("labels", {}).get(field) for ident in (saved, current))  # new chart
+        if a != b:  # is said as such)
+            a, b = (", ".join(x or "its file's path" for x in v) if isinstance(v, list)
+                    else v or "its file's path" for v in (a, b))
+            return (f"{field}, which the outputs give, is {_cut(a)} there, {_cut(b)} here: "
+                    "give the file its name back, or start the run again")
     return None
 
 

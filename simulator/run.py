@@ -248,6 +248,15 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
+    # what the outputs name the rules and strategies by, where a file's own name gives it (not
+    # its path: a file moved is given again): a name edited before a resume had relabelled
+    # the rounds played before it (a reproducibility review)
+    files = plan.strategy_files or {}
+    ident["labels"] = {"the rule set's name": plan.rules_name,
+                       "each box's strategy name": [
+                           None if n not in files and (n.endswith(".toml") or "/" in n
+                                                       or os.path.exists(n))
+                           else n for n in plan.names]}
     if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
         ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
                              for f in dataclasses.fields(plan.counting)

@@ -1163,6 +1163,35 @@ def test_a_file_the_checkpoint_names_that_is_gone_says_so_and_how_to_resume(tmp_
     assert run_cli("simulate", "--resume", str(path), "-q", *given).exit_code == 0
 
 
+def test_a_file_s_name_edited_before_a_resume_is_refused_not_relabelling_the_run(tmp_path,
+                                                                                monkeypatch):
+    # a rule or strategy file's name edited between a run and its resume relabelled every round
+    # played before it, the output no longer the uninterrupted run's (a reproducibility review);
+    # a file moved, named by its path, is still given again (the test above)
+    (tmp_path / "mystrat.toml").write_text(dumps_strategy(BASIC).replace(
+        'name = "basic"', 'name = "audited"'))
+    (tmp_path / "myrules.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    path = tmp_path / "names.ckpt"
+    args = ("--strategy", str(tmp_path / "mystrat.toml"), "--rules", str(tmp_path / "myrules.toml"))
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path), *args
+                   ).exit_code == 130
+    monkeypatch.undo()
+    rules = (tmp_path / "myrules.toml").read_text()
+    (tmp_path / "myrules.toml").write_text(rules.replace('name = "nz1994"', 'name = "mine"'))
+    assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
+                      "the rule set's name, which the outputs give, is nz1994 there, mine here: "
+                      "give the file its name back, or start the run again")
+    (tmp_path / "myrules.toml").write_text(rules)
+    text = (tmp_path / "mystrat.toml").read_text()
+    (tmp_path / "mystrat.toml").write_text(text.replace('name = "audited"', 'name = "other"'))
+    assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
+                      "each box's strategy name, which the outputs give, is audited there, "
+                      "other here")
+    (tmp_path / "mystrat.toml").write_text(text)
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+
+
 def test_a_checkpoint_cut_short_in_its_opening_is_said_to_be_one_damaged(tmp_path):
     # cut to 30 bytes ('{ "format": "bjsim-checkpo') it said "not a bjsim checkpoint: not JSON
     # (line 2, column 12)"; from 40 bytes on, "a damaged bjsim checkpoint: cut short"
