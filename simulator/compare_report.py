@@ -23,6 +23,7 @@ from simulator.report import (
     as_edge,
     by_strategy,
     chunks_text,
+    code_line,
     csv_cell,
     files_text,
     precision_text,
@@ -192,7 +193,8 @@ def _head(stats: dict, meta: dict) -> list[str]:
             run["precision"], run.get("partial") and stopped_how(meta),
             of="widest 95% half-width of a house-edge difference", unit=f" {PP}")
             + (f"; {run['precision']['note']}" if run["precision"].get("note") else ""))
-    return lines + [SIGNS]
+    return lines + [code_line({"strategy_sha256": [charts_sha256(s) for r in stats["rows"]
+                                                   for s in r["game"].strategies]}), SIGNS]
 
 
 def same_games(stats: dict) -> dict[str, str]:

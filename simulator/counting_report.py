@@ -28,6 +28,7 @@ from simulator.plans import check_bankroll
 from simulator.report import (
     PER_UNIT_WAGERED,
     chunks_text,
+    code_line,
     csv_cell,
     files_text,
     plays_by_up_text,
@@ -1453,6 +1454,7 @@ def _head(f: dict, meta: dict) -> list[str]:
                                        run.get("strategy_note")),
              *([f"           {files_text(run['strategy_files'])}"]
                if run.get("strategy_files") else []),
+             code_line(meta),
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
              + (f"; seed {run['seed']}" if "seed" in run else "")
              + (f"; {chunks_text(run['chunk_rounds'], run.get('rounds'))}"

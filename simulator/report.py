@@ -41,7 +41,7 @@ from simulator import __version__
 from simulator.exact.hands import up_label
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.rules import Rules, marked_changes, plural, unlike_nz_line
-from simulator.source import provenance
+from simulator.source import NOT_GIT, provenance
 from simulator.tally import MIN_WINS, NO_INSURANCE, NO_SUPER_SEVENS, SS_SUITED_SEVENS, Z95
 
 FORMATS = ("table", "csv", "json")
@@ -490,6 +490,19 @@ def rules_title(run: dict) -> str:
     return title + (f" ({src})" if src and not title.startswith(src) else "")
 
 
+def code_line(meta: dict) -> str:
+    """The table's line naming the code and the charts that made the figures (json's ``source``
+    and ``strategy_sha256``, shortened): ``Code:      source SHA-256 1f2e3d4c5b6a (git 8e645cd);
+    charts SHA-256 9a8b7c6d5e4f``, so that a figure quoted from the table can be traced as
+    one from the json can."""
+    src = provenance()
+    commit = src["git_commit"]
+    git = "" if commit == NOT_GIT else f" (git {commit[:12]}{' + changes' * ('+' in commit)})"
+    charts = list(dict.fromkeys(meta.get("strategy_sha256") or ()))
+    return (f"Code:      source SHA-256 {src['sha256'][:12]}{git}"
+            + (f"; charts SHA-256 {', '.join(c[:12] for c in charts)}" if charts else ""))
+
+
 def _table(summary: dict, meta: dict) -> str:
     run = meta.get("run", {})
     rules = meta.get("rules", {})
@@ -513,6 +526,7 @@ def _table(summary: dict, meta: dict) -> str:
     w(f"Strategy:  {with_note(strategy_text(meta.get('strategy', '?')), note)}\n")
     if run.get("strategy_files"):
         w(f"           {files_text(run['strategy_files'])}\n")
+    w(code_line(meta) + "\n")
     w(f"Rounds:    {summary['rounds']:,} played ({summary['box_rounds']:,} box-rounds)")
     if "seed" in run:
         w(f"; seed {run['seed']}")

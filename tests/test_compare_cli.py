@@ -897,7 +897,8 @@ def test_precision_result_is_in_the_table_head():
     assert p["met"] is False and head.startswith("precision target ±0.1000 pp")
     assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f} pp" in head
     md = run(*args, "-f", "markdown").stdout.splitlines()  # markdown's third line too
-    assert md[1].endswith("  ") and md[2] == head + "  " and md[3].startswith("difference = ")
+    assert md[1].endswith("  ") and md[2] == head + "  " and md[3].startswith("Code: ")
+    assert md[4].startswith("difference = ")  # (after the code's line)
     assert md[4] == ""
 
 

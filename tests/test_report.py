@@ -147,3 +147,20 @@ def test_the_header_says_one_round_a_chunk_in_the_singular():
     assert chunks_text(1, 1) == "one chunk of 1 round (--chunk-rounds 1)"
     assert chunks_text(1_000_000, 200) == "one chunk of 200 rounds (--chunk-rounds 1,000,000)"
     assert chunks_text(500_000, 2_000_000) == "chunks of 500,000 rounds"
+
+
+def test_the_table_names_the_code_and_the_charts_as_json_does():
+    # the table's header named the version alone, "names no one state of the code" (README),
+    # and no chart's hash (a reproducibility review)
+    from simulator.report import code_line
+    from simulator.source import provenance
+
+    src = provenance()
+    line = code_line({"strategy_sha256": ["ab" * 32, "ab" * 32, "cd" * 32]})
+    assert line.startswith(f"Code:      source SHA-256 {src['sha256'][:12]}")
+    assert line.endswith("; charts SHA-256 abababababab, cdcdcdcdcdcd")
+    assert (f"(git {src['git_commit'][:12]}" in line) == (src["git_commit"] !=
+                                                         "not a git checkout")
+    table = render(summarize(build_tally([[(10, None, None)]] * 40), Rules()), "table",
+                   {"strategy_sha256": ["ef" * 32]})
+    assert "\nCode:      source SHA-256 " in table and "charts SHA-256 efefefefefef" in table

@@ -1446,6 +1446,13 @@ def test_report_with_a_precision_target(tmp_path):
     sim = command_json("bjsim simulate --precision 0.03 --max-rounds 200000 --seed 3 "
                        "--chunk-rounds 5000 -f json", "--quiet")
     assert sim["results"] == data["simulation"]["basic"]["results"]
+    # the manifest's simulate command is the precision run's, its document the one kept whole
+    # (it had been --rounds of those played: the figures alone, run.rounds and run.precision
+    # not the document's, a reproducibility review)
+    own = command_json(m["commands"]["simulate"], "--quiet")
+    assert "--precision 0.03 --max-rounds 200000" in m["commands"]["simulate"]
+    assert own["run"] | {"rules_file": None} == data["simulation"]["basic"]["run"] | {
+        "rules_file": None} and own["results"] == sim["results"]
     assert [c["strategy"] for c in data["choices"]] == ["basic"]
     assert not data["variants"]["available"] and "asked to leave them out" in data["variants"][
         "reason"]

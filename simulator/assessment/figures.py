@@ -1518,7 +1518,10 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
                        "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
         "count": count_line,
         "count_sweep": sweep_line,
-        "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),
+        # (a precision run's own options: it stops at the same chunk, and prints the document
+        # kept under `simulation` whole; --rounds of those played gave its figures alone)
+        "simulate": line("bjsim", "simulate", *common, *strat,
+                         *(length if spec.precision is not None else ["--rounds", str(played)]),
                          "-f", "json"),
         "choices": {n: line("bjsim", "simulate", *common, "--strategy", n, "--rounds",
                             str(played), "-f", "json") for n in choices},
