@@ -899,7 +899,7 @@ def test_precision_result_is_in_the_table_head():
     md = run(*args, "-f", "markdown").stdout.splitlines()  # markdown's third line too
     assert md[1].endswith("  ") and md[2] == head + "  " and md[3].startswith("Code: ")
     assert md[4].startswith("difference = ")  # (after the code's line)
-    assert md[4] == ""
+    assert md[5] == ""
 
 
 def _last_bar(stderr: str, word: str) -> str:
