@@ -2171,7 +2171,8 @@ CHUNK_SE_WORDS = ("by batch means over the run's chunks, each a fresh shoe seque
 def floored_words(kind: str) -> str:
     """What a row by true count holds (``kind``: the plan's ``count_kind``), ending ``; ``; ""
     by the running count, a whole number."""
-    return ("each row the true count floored: +1 holds every count from +1 up to +2; "
+    return ("each row the true count floored: +1 holds every count from +1 up to, not "
+            "including, +2; "
             if kind == "true count" else "")
 
 

@@ -1323,7 +1323,7 @@ def test_a_counter_that_plays_no_round_has_no_gain_and_no_kind_of_se(tmp_path):
 
 def test_the_table_by_count_says_its_true_count_rows_are_floored(tmp_path):
     # row +1 holds true counts from +1 up to +2: said only in docs/counting.md
-    said = "each row the true count floored: +1 holds every count from +1 up to +2"
+    said = "each row the true count floored: +1 holds every count from +1 up to, not including, +2"
     for fmt in ("table", "markdown"):
         out = " ".join(invoke("count", "--plan", "hi-lo-flat", "--rounds", 4000, "-q", "-f",
                               fmt).stdout.split())

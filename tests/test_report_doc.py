@@ -869,7 +869,7 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
     s = data["sevens"]
     labels = [r["label"] for r in s["rows"]]
     for want in ("the strategy's own 7-7 play", "split every 7-7", "hit every 7-7",
-                 "the best play with a side bet of 1 up"):
+                 "the best play with this table's side bet (1 x the main wager)"):
         assert want in labels
     rows = {r["label"]: r for r in s["rows"]}
     pub = next(r for r in s["rows"] if r.get("convention"))
@@ -940,7 +940,8 @@ def test_a_changed_rule_set_has_one_name_in_the_report_as_every_command_gives_it
 
 def test_the_sevens_section_values_the_tables_own_side_bet():
     """With --set super_sevens_bet=5 the 7-7 section valued side bets of 0.5, 1 and 2 only and
-    named "the best play with a side bet of 1 up": the table's own bet was never valued. Its
+    named "the best play with a side bet of 1 up" (since "... with this table's side bet (1 x
+    the main wager)"): the table's own bet was never valued. Its
     column is added, marked as the table's, the best play is for it, and the text says so."""
     from simulator.exact.compare import exact_figures
 
@@ -949,8 +950,8 @@ def test_the_sevens_section_values_the_tables_own_side_bet():
     s = figures._sevens(rules, fig, {})
     assert s["side_bets"] == ["0.5", "1", "2", "5"] and s["bet"] == 5
     rows = {r["label"]: r for r in s["rows"]}
-    assert "the best play with a side bet of 5 up" in rows
-    assert "the best play with a side bet of 1 up" not in rows
+    assert "the best play with this table's side bet (5 x the main wager)" in rows
+    assert "the best play with this table's side bet (1 x the main wager)" not in rows
     own_ss = fig["super_sevens"]["house_edge"]
     for r in s["rows"]:
         if r["combined_change"] is None:  # (the published convention's row)
@@ -961,7 +962,7 @@ def test_the_sevens_section_values_the_tables_own_side_bet():
         assert r["combined_change"]["5"] - r["main_ev_change"] == pytest.approx(
             5 * (r["combined_change"]["1"] - r["main_ev_change"]), abs=1e-12)
     # hitting every 7-7 is the best play with 5 up, as with 1 (11.40% against 22.77%)
-    best = rows["the best play with a side bet of 5 up"]
+    best = rows["the best play with this table's side bet (5 x the main wager)"]
     assert best["plays"] == rows["hit every 7-7"]["plays"]
     sec = sections.sevens({"sevens": s})
     t = next(b for b in sec.blocks if isinstance(b, sections.Table))
@@ -2901,7 +2902,8 @@ def test_rows_and_columns_that_repeat_another_are_shown_once(built):
         assert len(list(csv.DictReader(fh))) == len(data["wagers"])
     sevens = _section(md, "Super Sevens and the 7-7 play")
     assert "| plays |" not in sevens and "| the best play with a side bet" not in sevens
-    assert "| hit every 7-7; also the best play with a side bet of 1 up |" in sevens
+    assert ("| hit every 7-7; also the best play with this table's side bet (1 x the main "
+            "wager) |") in sevens
     assert "| the strategy's own 7-7 play: split v 2-7, hit v 8-A |" in sevens
 
 

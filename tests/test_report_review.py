@@ -318,3 +318,45 @@ def test_the_variants_super_sevens_table_names_every_change_that_puts_a_game_in_
              "super_sevens_bet": "stake", "penetration": "penetration", "shuffle": "shuffle"}
     assert set(words) == set(SS_KEYS)
     assert all(w in SS_CHANGES for w in words.values()) and "7-7 play" in SS_CHANGES
+
+
+# A regulator's review (2026-12-07): the summary, the 7-7 table and the manifest.
+
+def test_the_summary_names_the_lowest_super_sevens_edge_a_player_can_hold(early):
+    # 11.40% (every 7-7 hit) had been given only as "the published figures' convention"
+    out, _ = early
+    summary = _section((out / "report.md").read_text(), "Summary")
+    assert ("That figure, every 7-7 hit, is the lowest house edge a player can hold the side "
+            "bet to (the most third cards).") in summary
+    sevens = _section((out / "report.md").read_text(), "Super Sevens and the 7-7 play")
+    assert "the best play with this table's side bet (1 x the main wager)" in sevens
+    assert "side bet of 1 up" not in sevens  # (read as "of 1 or more", a review)
+
+
+def test_the_summary_gives_the_counters_advantage_and_the_side_bets_exposure():
+    # the summary said nothing of a counter who beat the game (+0.492%, CI +0.130% to +0.854%)
+    def data(mean, low, high, share):
+        return {"counting": {"figures": {
+            "plan": {"name": "hi-lo-1-12"}, "rounds": 1_000_000,
+            "advantage": {"initial_bet": {"mean": mean, "ci95_low": low, "ci95_high": high,
+                                          "interval_note": None}},
+            "super_sevens": {"favourable_share": share}}}}
+    text = sections._counting_summary(data(0.00492, 0.0013, 0.00854, 0.1289))
+    assert text == ("Card counting (plan hi-lo-1-12, 1,000,000 rounds): the counter's advantage "
+                    "per unit of initial main bet is +0.492% (95% CI +0.130% to +0.854%); the "
+                    "counter has the edge over the game; the Super Sevens bet favoured the "
+                    "player (a positive exact return from the cards left) in 12.89% of rounds, "
+                    "open to a count of sevens (the section Card counting).")
+    text = sections._counting_summary(data(0.003, -0.004, 0.011, None))
+    assert "the counter has the edge" not in text and "Super Sevens" not in text
+    assert sections._counting_summary({"counting": None}) is None
+
+
+def test_the_rebuild_command_writes_beside_the_report_not_over_it(early):
+    # `bjsim report ... -o rep1` run as printed replaced the report being audited
+    out, data = early
+    words = data["manifest"]["commands"]["report"].split()
+    assert words[words.index("-o") + 1] == f"{out}-rebuilt"
+    assert figures.rebuilt("rep1/") == "rep1-rebuilt"
+    repro = _section((out / "report.md").read_text(), "Reproducibility")
+    assert "The commands run from the folder the report was made in" in repro

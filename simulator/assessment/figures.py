@@ -886,7 +886,7 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
     d_main = sum(p77[up] * (by_up[up][best[up]]["main"] - by_up[up][own[up]]["main"])
                  for up in UPS)
     d_ss = ss_best["ev"] - fig["super_sevens"]["ev"]
-    rows.append(row(f"the best play with a side bet of {bet:g} up", best,
+    rows.append(row(f"the best play with this table's side bet ({bet:g} x the main wager)", best,
                     ss_best["house_edge"], d_main,
                     {f"{b:g}": d_main + b * d_ss for b in bets}))
     published = super_sevens(rules, "hit", guaranteed_third=True)
@@ -1208,8 +1208,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "(baseline), is the rule set as the "
                      "comparison played it: its own run, in the paired blocks of every game "
                      "(docs/compare.md), which deals other cards than the main run, so its "
-                     "simulated house edge differs from the summary's by chance (as a rule within "
-                     "their 95% intervals); each variant's difference is from this row. "
+                     "simulated house edge differs from the summary's by chance, and, each "
+                     "block starting from a fresh shuffle, by the cut-card effect of its shoes "
+                     "cut short (as said next); each variant's difference is from this row, dealt "
+                     "alike. "
                      f"{pairing} House edge difference: the variant's house edge "
                      "minus this rule set's, in percentage points (pp) of house edge ("
                      + _pp_example(base) + "; + is worse for the player), with the 95% interval "
@@ -1515,7 +1517,7 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
     return {
         "report": line("bjsim", "report", *rules, *sets, *own, *choose, *vary, *count, *length,
                        "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
-                       "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
+                       "--sample-rounds", str(spec.sample_rounds), "-o", rebuilt(spec.out_dir)),
         "count": count_line,
         "count_sweep": sweep_line,
         # (a precision run's own options: it stops at the same chunk, and prints the document
@@ -1533,6 +1535,15 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
                         "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                         "-f", "json") if compare_vary else None,
     }
+
+
+def rebuilt(out_dir: str) -> str:
+    """The folder the manifest's report command writes: beside the report's own, which the
+    command run as printed would have replaced (a regulator's review): ``rep1`` ->
+    ``rep1-rebuilt``."""
+    import os
+
+    return os.path.normpath(str(out_dir)) + "-rebuilt"
 
 
 def _number(x: float) -> str:

@@ -420,10 +420,14 @@ def summary(data: dict) -> Section:
                f"{big_pays_words(data.get('super_sevens_pays'))}; "
                f"{_sd_against_exact(ss)})") + ". "
             # hitting every 7-7 is named only where it is not the convention's figure (a peek)
-            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit. "
+            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, the "
+               "lowest a player can hold it to. "
                if hit and not data["sevens"]["published_equals_hit"] else "")
-            + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
-            "the 7-7 play says why the two figures "
+            + sentence(data["sevens"]["convention_note"]) + "."
+            + (" That figure, every 7-7 hit, is the lowest house edge a player can hold the "
+               "side bet to (the most third cards)."
+               if hit and data["sevens"]["published_equals_hit"] else "")
+            + " The section Super Sevens and the 7-7 play says why the two figures "
             + ("agree." if data["sevens"].get("strategy_equals_published") else "differ."))
         if ss["exact"] is not None and ss["exact"] > 0:  # (the strategy's own play wins)
             text.append(f"With the strategy's own 7-7 play the player has the edge on the side "
@@ -432,7 +436,32 @@ def summary(data: dict) -> Section:
         if data["sevens"].get("player_edge"):  # (a player who plays for the side bet wins)
             text.append(f"Warning: {data['sevens']['player_edge']['note']}, and the casino "
                         "loses on the side bet on average to a player who does so.")
+    text.append(_counting_summary(data))
     return Section("summary", "Summary", [t for t in text if t])
+
+
+def _counting_summary(data: dict) -> str | None:
+    """The summary's sentence of the counting section, where the report has one: the counter's
+    advantage per unit of initial main bet with its interval, and how often the Super Sevens bet
+    favoured the player (a regulator's review: the summary had said nothing of a counter who
+    beat the game)."""
+    c = data.get("counting")
+    if not c:
+        return None
+    f = c["figures"]
+    a = f["advantage"]["initial_bet"]
+    if a["mean"] is None:
+        return None
+    interval = (f" (95% CI {fmt(a['ci95_low'], 'spct3')} to {fmt(a['ci95_high'], 'spct3')})"
+                if a["ci95_low"] is not None else f" ({a['interval_note'] or 'no interval'})")
+    side = (f["super_sevens"] or {}).get("favourable_share")
+    return (f"Card counting (plan {f['plan']['name']}, {f['rounds']:,} rounds): the counter's "
+            f"advantage per unit of initial main bet is {fmt(a['mean'], 'spct3')}{interval}"
+            + ("; the counter has the edge over the game" if a["ci95_low"] is not None
+               and a["ci95_low"] > 0 else "")
+            + (f"; the Super Sevens bet favoured the player (a positive exact return from the "
+               f"cards left) in {fmt(side, 'pct2')} of rounds, open to a count of sevens"
+               if side else "") + " (the section Card counting).")
 
 
 # The changes that move the Super Sevens figures (`compare_report.SS_KEYS`), in words.
@@ -872,8 +901,8 @@ def pay_table(data: dict) -> Section | None:
         "combinations / of, in fixed notation to 10 decimals, and '1 in' its inverse (one bet "
         "in how many makes the line). Contribution = probability x pays (a loss pays -1). "
         f"Their sum, the return, is {fmt(total, 'spct')}. The simulated frequency comes with "
-        "its binomial standard error (SE), as bjsim simulate gives it; the simulated "
-        "contribution's SE is |pays| x that SE"
+        "its binomial standard error (SE), as bjsim simulate gives it (a line's simulated "
+        "contribution, not shown, has |pays| x that SE)"
         + (f"; a line of fewer than {MIN_WINS} deals expected in the run (the bets x its "
            "probability, not the deals seen) has none ('-'): the normal approximation does not "
            "hold" if no_se else "") + ".", t])
@@ -1660,7 +1689,11 @@ def counting(data: dict) -> Section | None:
         out = _ss_columns_out(f)
         scols = [(k, label, CSV_ONLY if k in out else kind) for k, label, kind in (
             ("label", kind, "text"), ("bets", "bets", "int"),
-            ("return", "simulated return to the player", "spct2"),
+            # (its SE withheld at every count: said in the column, not only in the text above
+            # it, so that a count's return from a few dozen bets is not quoted as a finding)
+            ("return", "simulated return to the player" + (
+                " (no SE at any count: too few bets, see above)" if "se" in out else ""),
+             "spct2"),
             ("se", "SE (sample)", "pct2"), ("exact", "exact return to the player", "spct2"),
             ("exact_se", "SE (exact SD)", "pct2"),
             ("z_house_edge", "z (of the house edge)", "z"),
@@ -2110,8 +2143,10 @@ def manifest(data: dict) -> Section:
         "The figures depend on the rule file, the strategies, the seed, the rounds and the chunk "
         "size, never on the number of threads or machines; and on the code, which the source "
         "SHA-256 names (the same files give the same hash on every machine; the version number "
-        "alone names no one state of the code). This command, run by the same code, rebuilds "
-        "the whole report to the same figures:", Code(c["report"]),
+        "alone names no one state of the code). The commands run from the folder the report "
+        "was made in (they name its files as they were given there). This command, run by the "
+        "same code, rebuilds the whole report to the same figures, in a folder beside this "
+        "one (its own -o would replace this report):", Code(c["report"]),
         "Each part alone: the main run, the exact figures"
         + (", the rule-variant comparison" if c.get("compare") else "")
         + (", the counting run" if c.get("count") else "")
