@@ -617,7 +617,8 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     if density is None:
         if sim["n"] * rare[1] < MIN_WINS:
             return (f"fewer than {MIN_WINS} wins of {_rare_pay_words(rare, check)} expected in "
-                    f"{sim['n']:,} bets: too few for a normal interval or z")
+                    f"{sim['n']:,} bets (about {wins_number(sim['n'] * rare[1])}): too few for a "
+                    "normal interval or z")
         return None
     if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
         return (f"no win of a Super Sevens line expected in {sim['n']:,} bets: the row's counts "

@@ -401,18 +401,19 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
     z = {90: 1.6448536269514722, 95: 1.959963984540054, 99: 2.5758293035489004}
     for r in rows:
         w = wager(data, r["wager"])
-        # Super Sevens by its exact SD (the simulated one rests on a few big pays), the others
-        # by the simulated one
-        ss = r["wager"] == "super_sevens"
+        # Super Sevens by its exact SD (the simulated one rests on a few big pays), insurance by
+        # its exact one (from its exact return: a regulator's review), the others simulated
+        ss = r["wager"] in ("super_sevens", "insurance")
         sd = w["exact_sd_bet"] if ss else w["sd_bet"]
         assert r["sd_source"] == ("exact" if ss else "simulated")
         assert r["house_edge"] == -w["exact"] and r["sd_bet"] == sd
         assert r["expected_win"] == pytest.approx(r["bets"] * r["house_edge"])
-        assert r["range_source"] == ("drawn" if ss else "normal")
+        assert r["range_source"] == ("drawn" if r["wager"] == "super_sevens" else "normal")
         for c, zc in z.items():
             half = zc * sd / math.sqrt(r["bets"])
             assert r[f"vi_{c}"] == pytest.approx(zc * sd, rel=1e-12)
-            if ss:  # drawn from the exact line chances: within what the casino can win or lose
+            if r["wager"] == "super_sevens":  # drawn from the exact line chances: within what
+                # the casino can win or lose
                 assert -5000 <= r[f"low_{c}"] < r["house_edge"] < r[f"high_{c}"] <= 1
                 continue
             assert r[f"low_{c}"] == pytest.approx(r["house_edge"] - half, rel=1e-12)
@@ -427,13 +428,15 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
 
 def test_the_main_games_exact_sd_is_bjsim_exacts_and_the_volatility_names_its_sd(built):
     """The wagers table's exact SD per bet of the main game is bjsim exact's SD per round (one
-    box; basic takes no insurance, so the main game alone has it too; insurance alone has none);
+    box; basic takes no insurance, so the main game alone has it too; insurance its own, from its
+    exact return);
     the volatility table still ranges by the simulated SD but for Super Sevens, and says so."""
     out, data, _ = built
     exact = command_json(data["manifest"]["commands"]["exact"])["exact"]
     assert wager(data, "total")["exact_sd_bet"] == exact["sd_box_round"] == exact["sd_round"]
     assert wager(data, "main")["exact_sd_bet"] == exact["sd_box_round"]
-    assert wager(data, "insurance").get("exact_sd_bet") is None
+    assert wager(data, "insurance")["exact_sd_bet"] == figures.insurance_sd(
+        wager(data, "insurance")["exact"], 2.0)  # (1.3859: a regulator's review)
     assert exact["sd_box_round"] == pytest.approx(wager(data, "total")["sd_bet"], rel=0.02)
     md = (out / "report.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| Main game and insurance |"))
@@ -731,7 +734,7 @@ def test_with_a_cache_that_cannot_be_written_the_manifest_names_no_file_of_the_r
 
 
 # Sentences of the report about Super Sevens bets, each from another section
-SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "but for Super Sevens",
+SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "and Super Sevens (below)",
                   "per Super Sevens bet", "+359%", "but exact for Super Sevens",
                   "The 7-7 question is in the section above", "Super Sevens (exact)",
                   "Sevens row")
@@ -1087,13 +1090,14 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     assert "z" not in rows[1] and float(rows[1]["z_house_edge"]) == pytest.approx(
         (row["difference"] - row["exact"]) / row["se"])
     head = next(ln for ln in (out / "report.md").read_text().splitlines()
-                if ln.startswith("| variant | changes | house edge |"))
+                if ln.startswith("| variant | changes | Gazette | house edge |"))
     assert "| z (of the house edge) |" in head and "| z |" not in head
-    cells = (f"| {doc['label']} | (baseline) | {fmt(base['house_edge'], 'pct3')} | "
+    assert rows[1]["gazette"] == "outside (12.3)" and rows[0]["gazette"] == ""  # (h17)
+    cells = (f"| {doc['label']} | (baseline) |  | {fmt(base['house_edge'], 'pct3')} | "
              f"{fmt(base['house_edge_half_width'], 'pct3')} | "
              f"{fmt(base['exact_house_edge'], 'pct3')} | - |")
     assert cells in (out / "report.md").read_text()
-    assert (f'<th scope="row">{doc["label"]}</th><td>(baseline)</td>'  # (the row's header)
+    assert (f'<th scope="row">{doc["label"]}</th><td>(baseline)</td><td></td>'  # (its header)
             in (out / "report.html").read_text())
     assert "its own run" in v["note"] and "docs/compare.md" in v["note"]
 
@@ -1111,9 +1115,9 @@ def test_csv_and_markdown_hold_the_json_figures(built):
         for key, head in (("exact", "exact_return"), ("simulated", "simulated_return"),
                           ("se", "se"), ("z", "z_house_edge"), ("sd_bet", "sd_bet"),
                           ("exact_sd_bet", "exact_sd_bet")):
-            v = w.get(key)  # (the exact SD per bet: none for insurance)
+            v = w.get(key)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
-    assert [r["wager"] for r in rows if not r["exact_sd_bet"]] == ["Insurance"]
+    assert [r["wager"] for r in rows if not r["exact_sd_bet"]] == []  # (insurance's too)
     md_rules = (out / "report.md").read_text()
     with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
@@ -3026,6 +3030,7 @@ def test_insurance_is_a_wager_of_the_report_even_where_no_strategy_takes_it(tmp_
     se_sd = taken["sd_bet"] / math.sqrt(2 * taken["bets"])  # (the SE of an SD, about)
     assert abs(figures.insurance_sd(taken["exact"], 2.0) - taken["sd_bet"]) < 4 * se_sd
     assert "exact_only" not in taken
+    assert taken["exact_sd_bet"] == figures.insurance_sd(taken["exact"], 2.0)  # (shown too)
 
 
 def test_a_variant_of_no_effect_under_the_rules_says_so(tmp_path):

@@ -360,3 +360,38 @@ def test_the_rebuild_command_writes_beside_the_report_not_over_it(early):
     assert figures.rebuilt("rep1/") == "rep1-rebuilt"
     repro = _section((out / "report.md").read_text(), "Reproducibility")
     assert "The commands run from the folder the report was made in" in repro
+
+
+def test_the_variants_say_what_the_gazette_says_of_each_change():
+    # the variants table did not mark which variants the Gazette allows (bj-6-5, h17, ...),
+    # where the rules table and the summary mark every departure
+    nz = Rules()
+    assert figures.gazette_word(nz.replace(blackjack_pays=1.2), ["blackjack_pays"]) == \
+        "outside (8.2)"
+    assert figures.gazette_word(nz.replace(decks=8), ["decks"]) == "within (3.1)"
+    assert figures.gazette_word(nz.replace(decks=1), ["decks"]) == "outside (3.1)"
+    assert figures.gazette_word(nz.replace(double_on="any"), ["double_on"]) == "not in hand (10)"
+    assert figures.gazette_word(nz.replace(surrender="late"), ["surrender"]) == "not in hand"
+    assert figures.gazette_word(nz.replace(boxes=3), ["boxes"]) == "a choice"
+    assert figures.gazette_word(nz.replace(decks=8, dealer_hits_soft_17=True),
+                                ["decks", "dealer_hits_soft_17"]) == "outside (12.3)"
+    assert figures.gazette_word(nz, []) == ""
+    assert "Gazette: what the Gazette says of the values a variant changes" in \
+        sections.GAZETTE_COLUMN
+
+
+def test_the_rules_section_names_the_pages_in_hand_and_the_rules_with_no_key(early):
+    # a committee could not tell which Gazette pages the rules rest on, nor that 11 (c), 11.5,
+    # 12.1 (d) were played: the table lists keys alone
+    out, data = early
+    md = (out / "report.md").read_text()
+    rules = _section(md, "Rules")
+    assert "pages 3234, 3236 and 3238 of that issue" in rules
+    for rule in ("3.2 (", "4.1 (a)-(g) (", "11 (c) (", "11.5 (", "12.1 (a) (", "(d) (a hand of 11"):
+        assert rule in rules, rule
+    summary = _section(md, "Summary")
+    inferred = [r["key"] for r in data["rules"] if r["from"] == "inferred"]
+    assert "decks" in inferred and "double_on" in inferred
+    assert (f"The figures rest too on {len(inferred)} rules the Gazette text in hand does not "
+            f"give, inferred ({', '.join(inferred)}: the section Rules says from where).") \
+        in summary

@@ -531,6 +531,9 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
             "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules))
         out[-1]["rounds"] = ins_res["results"]["rounds"]
+        # its exact SD from the exact return (a regulator's review: "-" beside it, and the
+        # volatility ranges from one run's simulated SD)
+        out[-1]["exact_sd_bet"] = insurance_sd(ins_fig["insurance"]["per_unit_staked"], pays)
     else:  # rule 9's wager is offered at the table all the same: its exact return
         out.append(_exact_insurance(rules, fig, s["rounds"]))
     if rules.super_sevens:
@@ -752,7 +755,8 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
-    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which: the main
+    Sevens and insurance (``exact_sd_bet``), simulated for the others (``sd_source`` says which:
+    the main
     game's exact SD is for a full shoe every round, its split rounds approximated, while the
     simulated one is the game as dealt, and measured closely). Super
     Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
@@ -767,8 +771,8 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        exact_sd = (w.get("exact_sd_bet") if w["wager"] == "super_sevens" or
-                    w.get("exact_only") else None)
+        exact_sd = (w.get("exact_sd_bet") if w["wager"] in ("super_sevens", "insurance")
+                    else None)
         # insurance simulated from too few bets for an interval (its SE withheld): its SD too
         # rests on them (6 bets of a 100-round run), so the exact one, as where none is simulated
         few = (w["wager"] == "insurance" and not w.get("exact_only") and w.get("se") is None
@@ -1197,6 +1201,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
             v, by_label.get(v["label"]), spec.rules), v, by_label.get(v["label"]))
             for v in doc["variants"]],
         result.stats["blocks"])
+    played = {g.label: g.rules for g in games}
+    for r, v in zip(rows, doc["variants"], strict=True):
+        r["gazette"] = gazette_word(played.get(v["label"]), r.get("changed_keys") or ())
+    base["gazette"] = ""
     shown = base["variant"] = shown_name(  # (as every command names the rule set)
         label, [canonical_change(o) for o in spec.overrides])
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
@@ -1241,6 +1249,26 @@ def _pp_example(base: dict) -> str:
     edge = base["exact_house_edge"] if exact else base["house_edge"]
     return (f"+0.200 pp takes this rule set's {100 * edge:.3f}%"
             + (" (exact)" if exact else " (simulated)") + f" to {100 * (edge + 0.002):.3f}%")
+
+
+def gazette_word(rules, keys) -> str:
+    """What the Gazette says of a variant's values of the keys it changes (`rules.origin`), for
+    the variants table (a regulator's review: the rules table marked them, this one did not):
+    ``outside (12.3)`` where one is a value it does not allow, ``not in hand (10)`` where the
+    rule is one whose text is not in hand, ``within (3.1)``, ``the NZ value`` or ``a choice``
+    (the boxes, the side bet); "" for none."""
+    from simulator.rules import DECLARED
+
+    if rules is None or not keys:
+        return ""
+    where = {k: origin(rules, k) for k in keys}
+    for kind, word in ((OUTSIDE_GAZETTE, "outside"), (CHANGED, "not in hand"),
+                       (WITHIN_GAZETTE, "within")):
+        hit = [k for k, w in where.items() if w == kind]
+        numbers = [n for n in dict.fromkeys(DECLARED[k].rule for k in hit) if n != "n/a"]
+        if hit:  # (surrender has no Gazette rule number: "not in hand" alone)
+            return word + (f" ({', '.join(numbers)})" if numbers else "")
+    return "a choice" if all(w == "choice" for w in where.values()) else "the NZ value"
 
 
 def _in_rule_set(game: dict, variant, rules) -> dict:

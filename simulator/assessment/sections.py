@@ -437,7 +437,22 @@ def summary(data: dict) -> Section:
             text.append(f"Warning: {data['sevens']['player_edge']['note']}, and the casino "
                         "loses on the side bet on average to a player who does so.")
     text.append(_counting_summary(data))
+    text.append(_inferred_text(data))
     return Section("summary", "Summary", [t for t in text if t])
+
+
+def _inferred_text(data: dict) -> str | None:
+    """The summary's sentence on the rules its figures rest on that the Gazette text in hand
+    does not give (`from` inferred: a regulator's review found no word of them there)."""
+    inferred = [r["key"] for r in data["rules"] if r["from"] == "inferred"]
+    if not inferred:
+        return None
+    v = data.get("variants") or {}
+    return (f"The figures rest too on {len(inferred)} {plural(len(inferred), 'rule', 'rules')} "
+            f"the Gazette text in hand does not give, inferred ({', '.join(inferred)}: the "
+            "section Rules says from where)"
+            + ("; the section Rule variants gives what changing them costs" if v.get("available")
+               else "") + ".")
 
 
 def _counting_summary(data: dict) -> str | None:
@@ -738,7 +753,7 @@ def rules(data: dict) -> Section:
     a = data.get("against_nz")
     return Section("rules", "Rules", [
         f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
-        "as amended in 1999); 'from' says where the value comes from: "
+        f"as amended in 1999). {GAZETTE_IN_HAND} 'from' says where the value comes from: "
         + origin_legend("a setting of the assessment, not a rule of the game, whatever its "
                         "value") + "."
         + (" This rule set differs from the NZ one: gazette and inferred mark the keys it "
@@ -746,7 +761,31 @@ def rules(data: dict) -> Section:
            else f" This rule set departs from the NZ values only within what the Gazette "
            f"allows ({', '.join(within)})." if within
            else "")
-        + _rules_cost(a), t])
+        + _rules_cost(a), t, FIXED_RULES])
+
+
+# What the report's rules rest on: the Gazette pages in hand (RULES.md), and the rules bjsim
+# plays under every rule set, which no key changes (so the table of keys does not show them).
+GAZETTE_IN_HAND = (
+    "The Gazette text in hand is pages 3234, 3236 and 3238 of that issue; an inferred value "
+    "comes from other public copies of it (page 3229 holds rules 3 and 4), its 1999 amendment "
+    "(No. 9, p. 230) or current New Zealand casino practice (configs/nz1994.toml says which).")
+FIXED_RULES = (
+    "Rules played as the Gazette gives them, under every rule set, with no key: 3.2 (an ace "
+    "counts 11 unless that busts the hand, then 1); 4.1 (a)-(g) (a blackjack beats a 21 of three "
+    "or more cards, equal totals and two blackjacks stand off, a bust loses); 8.3 (even money "
+    "on a blackjack against an ace: the strategy's choice, as insurance, rule 9); 11 (c) (a "
+    "two-card 21 after splitting aces or tens is 21, not a blackjack); 11.5 (a box that declines "
+    "to split a pair splits no further pair that round); 12.1 (a) (no card drawn to a blackjack "
+    "or to 21), (b) (a doubled hand gets one card) and (d) (a hand of 11 or less draws, whatever "
+    "the strategy says); 12.2 (a bust loses at once, its wagers collected).")
+
+
+GAZETTE_COLUMN = (
+    " Gazette: what the Gazette says of the values a variant changes, with the rule: outside, a "
+    "value it does not allow (as the section Rules marks one); not in hand, a rule whose text "
+    "is not in hand (an inferred key's); within, a value within a range it allows; a "
+    "choice, a setting of the table, not a rule.")
 
 
 def wagers(data: dict) -> Section:
@@ -782,14 +821,17 @@ def wagers(data: dict) -> Section:
         + ("; for Super Sevens its SD per unit staked, whose simulated one rests on "
            f"{big_pays_words(data.get('super_sevens_pays'))} ({_sd_against_exact(ss_sd)})"
            if ss else "")
-        + ("; for insurance, which no strategy here simulates, its SD per unit staked from "
-           "its exact return, as each bet wins its pays or loses 1" if ins_only else "")
-        + ". The exact analyzer gives none for " + ("" if ins_only else "insurance alone, or "
-                                                    "for ")
-        + "the main game alone where insurance is taken ('-'). The volatility table uses the "
-        "simulated SD" + (" but for " + " and ".join(
-            ["insurance"] * bool(ins_only) + ["Super Sevens"] * ss) + " (below)."
-                          if ss or ins_only else ".") + _boxes_sd_text(data)
+        + ("; for insurance" + (", which no strategy here simulates," if ins_only else "")
+           + " its SD per unit staked from its exact return, as each bet wins its pays or "
+           "loses 1" if ins else "")
+        + ". The exact analyzer gives none for the main game alone where insurance is taken "
+        "('-'). The exact figures rest on two small approximations besides (docs/exact.md): "
+        "split hands valued with the pair's cards alone removed, the published tables' "
+        "convention (A1: the game's total about 3e-6 high at 6 decks, 8e-6 at 1 deck), and "
+        "a split box's hands all busting against a dealer blackjack taken as independent (A2: "
+        "under 1e-5). The volatility table uses the simulated SD" + (" but for " + " and ".join(
+            ["insurance"] * bool(ins) + ["Super Sevens"] * ss) + " (below)."
+                          if ss or ins else ".") + _boxes_sd_text(data)
         + (" The main game alone (even money included) is not shown apart: the strategy takes "
            "no insurance, so its row would repeat the first in every figure (the CSV keeps it)."
            if same else ""), t,
@@ -1087,13 +1129,13 @@ def volatility(data: dict) -> Section:
         "the exact SD beside it is for a full shoe every round with split rounds approximated)"
         + (", but exact for Super Sevens, whose simulated SD rests on "
            f"{big_pays_words(data.get('super_sevens_pays'))}" if ss else "")
-        + (f"{', and' if ss else ', but exact'} for insurance, which no strategy here simulates "
-           "(each bet wins its pays or loses 1, so its exact return gives its SD)"
+        + (f"{', and' if ss else ', but exact'} for insurance"
+           + (", which no strategy here simulates" if (_wager(data, "insurance") or {}).get(
+               "exact_only") else f", whose simulated bets, {few['sd_few_bets']:,}, are too "
+               "few for an interval, so too few for its SD" if few else "")
+           + " (each bet wins its pays or loses 1, so its exact return gives its SD)"
            if any(r["wager"] == "insurance" and r["sd_source"] == "exact"
-                  and not r.get("sd_few_bets") for r in data["volatility"]) else "")
-        + (f"{', and' if ss else ', but exact'} for insurance, whose simulated bets, "
-           f"{few['sd_few_bets']:,}, are too few for an interval, so too few for its SD (each "
-           "bet wins its pays or loses 1, so its exact return gives its SD)" if few else "")
+                  for r in data["volatility"]) else "")
         + (f", and exact for {_and(list(dict.fromkeys(r['label'] for r in data['volatility'] if r.get('sd_few_rounds'))))} "  # noqa: E501
            "too: from fewer than 30 rounds, with no SE, the simulated SD says too little"
            if any(r.get("sd_few_rounds") for r in data["volatility"]) else "")
@@ -1333,6 +1375,7 @@ def variants(data: dict) -> Section:
     if not v["available"]:
         return Section("variants", "Rule variants", [f"{sentence(v['reason'])}."])
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
+            ("gazette", "Gazette", "text"),
             ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
             ("exact_house_edge", "house edge (exact)", "pct3"),
             ("difference", "house edge difference, pp", "spp3"),
@@ -1351,7 +1394,8 @@ def variants(data: dict) -> Section:
                "ci95_high": "difference_ci95_high", "z": "z_house_edge"},
               {i for i, r in enumerate(every) if r["variant"] in twins},
               breaks=("difference",))  # (the games, then the differences: 13 columns)
-    blocks = [v["note"] + _twins_text(twins) + _no_effect_text(v["rows"]), t, _chart(
+    blocks = [v["note"] + _twins_text(twins) + _no_effect_text(v["rows"]) + GAZETTE_COLUMN, t,
+              _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
         + _cut_card_text([r for r in v["rows"] if r["variant"] not in twins], names)
@@ -1579,7 +1623,7 @@ def counting(data: dict) -> Section | None:
            f". Strategy {data['strategy']}")
         + f" where no index play applies. {f['rounds']:,} rounds dealt, "
         f"{f['rounds_played']:,} played (the same seed as the main run)"
-        + _average_bet_text(f) + "." + _chunk_se_text(f) + " Advantage: the "
+        + _average_bet_text(f) + "." + _chunk_se_text(f) + ROUNDS_SE + " Advantage: the "
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
@@ -1864,6 +1908,17 @@ def _average_bet_text(f: dict) -> str:
             + (", and " + _se_text(f"{_num(f['average_super_sevens_bet'], 3)} units",
                                    f.get("average_super_sevens_bet_se"), 3) + " of Super Sevens"
                if f.get("average_super_sevens_bet") else ""))
+
+
+# Why the advantages' SEs, unlike the average bet's, take the rounds as independent (a
+# regulator's review asked; measured in docs/counting.md, "These SEs take the rounds as
+# independent").
+ROUNDS_SE = (" The advantages' SEs and the net per round's take the rounds as independent: "
+             "the count carries over within a shoe, but the rounds' results hardly move "
+             "together (on hi-lo-1-12, 20 million rounds, the SE by batch means over 2,000 "
+             "chunks was 0.97 times it for the advantage, 1.00 for flat: docs/counting.md), "
+             "save the figures with Super Sevens of a plan whose Super Sevens stake goes with "
+             "the count, which are by batch means where that is so.")
 
 
 def _chunk_se_text(f: dict) -> str:
