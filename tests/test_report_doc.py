@@ -1044,8 +1044,9 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     md = render.to_markdown("t", [section])
     line = next(ln for ln in md.splitlines() if ln.startswith("| decks-4 | decks=4 | 22.320%"))
     assert "-3.122%" not in md and "-3.122%" not in render.to_html("t", [section])
-    # (the columns with no value in any row left out, saying so: the interval and difference)
-    assert line.endswith("| 22.320% | 25.691% | +2.924 pp |"), line
+    # (the columns with no value in any row left out, saying so: the interval, difference and
+    # z; the exact difference's scope kept, of the exact figure beside it)
+    assert line.endswith("| 22.320% | 25.691% | +2.924 pp | full |"), line
     assert "The simulated difference of decks-4 rests on such a figure" in md
     assert "even opposite in sign" in md and "why no interval" not in md
     output._csv(t, tmp_path / "t.csv")
@@ -2939,8 +2940,8 @@ def test_super_sevens_variant_columns_with_no_value_are_left_out_saying_why(buil
     data["variants"]["rows"].append(row)
     md = render.to_markdown("t", [sections.variants(data)])
     assert "95% CI low, pp" not in md.split("**The effect of each rule variant on the Super")[1]
-    assert ('"95% CI low, pp" and "95% CI high, pp" (no interval: too few wins of the rare '
-            "big lines, as said above)") in md
+    assert ('"95% CI low, pp", "95% CI high, pp" and "z (of the house edge)" (no interval: too '
+            "few wins of the rare big lines, as said above)") in md
     assert "Super Sevens house edge difference, pp (not shown without its interval" in md
 
 

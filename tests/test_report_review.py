@@ -395,3 +395,32 @@ def test_the_rules_section_names_the_pages_in_hand_and_the_rules_with_no_key(ear
     assert (f"The figures rest too on {len(inferred)} rules the Gazette text in hand does not "
             f"give, inferred ({', '.join(inferred)}: the section Rules says from where).") \
         in summary
+
+
+def test_the_super_sevens_variants_carry_the_exact_scope_and_z_as_the_house_edge_table():
+    # compare gave decks-8 "~-1.527 ... -1.77"; the report's Super Sevens table had neither
+    game = {"house_edge": {}, "super_sevens": {"house_edge": 0.2252, "ci95_high": 0.2352,
+                                               "bets": 200_000, "interval_note": None},
+            "difference": {"super_sevens": {"mean": -0.0064, "ci95_low": -0.009,
+                                            "ci95_high": -0.0038, "exact": -0.0153,
+                                            "exact_scope": "cut-card", "z": -1.77,
+                                            "interval_note": None}}}
+    row = figures._variant_sevens(game, {}, True, 17.1)
+    assert (row["ss_exact_scope"], row["ss_z"]) == ("cut-card", -1.77)
+
+
+def test_a_report_s_super_sevens_variants_table_gives_the_exact_scope_and_z(tmp_path):
+    out = tmp_path / "r"
+    result = run("report", "--set", "super_sevens_pays=3,3,3,3,3", "--rounds", "2000",
+                 "--variant-rounds", "20000", "--variant", "variants/decks-8", "--choice",
+                 "basic", "--sample-rounds", "2000", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    (row,) = data["variants"]["rows"]
+    assert row["ss_exact_scope"] == "cut-card" and row["ss_z"] is not None  # (390 bets do)
+    md = _section((out / "report.md").read_text(), "Rule variants")
+    table = md[md.index("**The effect of each rule variant on the Super Sevens"):]
+    assert "| exact scope | z (of the house edge) |" in table and "| cut-card |" in table
+    with open(out / "csv" / "rule_variants_super_sevens.csv") as f:
+        assert "ss_z_house_edge" in f.readline()
+    assert "Exact scope cut-card: the exact difference is of a full shoe every round" in md

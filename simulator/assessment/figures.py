@@ -1421,6 +1421,9 @@ def _variant_sevens(game: dict, exact: dict, shown_exact: bool,
             else None,
             "ss_difference": d.get("mean"), "ss_ci95_low": d.get("ci95_low"),
             "ss_ci95_high": d.get("ci95_high"), "ss_exact": d.get("exact"),
+            # (as the house-edge table: where the exact difference is of a full shoe and the
+            # simulated one carries the cut card's effect too, and z; a regulator's review)
+            "ss_exact_scope": d.get("exact_scope"), "ss_z": d.get("z"),
             "ss_interval_note": (ss or {}).get("interval_note") if not d else
             d.get("interval_note")}
 

@@ -1415,6 +1415,8 @@ def variants(data: dict) -> Section:
                  ("ss_ci95_low", "95% CI low, pp", "spp3"),
                  ("ss_ci95_high", "95% CI high, pp", "spp3"),
                  ("ss_exact", "exact Super Sevens house edge difference, pp", "spp3"),
+                 ("ss_exact_scope", "exact scope", "text"),
+                 ("ss_z", "z (of the house edge)", "z"),
                  ("ss_interval_note", "why no interval", CSV_ONLY)]
         hidden = [r["variant"] for r in games if _ss_difference_withheld(r)
                   and r["variant"] not in twins]
@@ -1424,12 +1426,13 @@ def variants(data: dict) -> Section:
             [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
               else _variant_cell(r, c, names) for c, _, _ in scols] for r in games],
             {"ss_exact": "ss_exact_difference", "ss_ci95_low": "ss_difference_ci95_low",
-             "ss_ci95_high": "ss_difference_ci95_high"},
+             "ss_ci95_high": "ss_difference_ci95_high", "ss_z": "ss_z_house_edge"},
             {i for i, r in enumerate(games) if r["variant"] in twins})
         no_interval = "no interval: too few wins of the rare big lines, as said above"
         empty = _left_out(ss_table, "in every row", why={
             "ss_half_width": no_interval, "ss_difference": "not shown without its interval, as "
-            "said above", "ss_ci95_low": no_interval, "ss_ci95_high": no_interval})
+            "said above", "ss_ci95_low": no_interval, "ss_ci95_high": no_interval,
+            "ss_z": no_interval})
         blocks += [
             "Super Sevens (rule 14), per unit staked, in each game whose Super Sevens can "
             f"differ from this rule set's ({SS_CHANGES}), as bjsim compare shows them: "
@@ -1487,7 +1490,10 @@ def _variant_ss_interval_words(games: list[dict]) -> str:
                      "compare gives it: no exact SD is known for "
                      + ("its" if len(simulated) == 1 else "their") + " rules.")
     words.append("Each difference's interval is by the spread of the paired blocks, as bjsim "
-                 "compare gives it.")
+                 "compare gives it, and so its z (of the house edge: the simulated difference "
+                 "less the exact one, over its SE). Exact scope cut-card: the exact difference "
+                 "is of a full shoe every round, the simulated one holds the cut card's effect "
+                 "on Super Sevens too, which bjsim has not measured, so a z there is of both.")
     return " ".join(words)
 
 
