@@ -1161,6 +1161,8 @@ def _parse_text(kind: str, unq: str):
             raise ValueError
         return int(unq)
     if kind == "float":
+        if "_" in unq:  # (Python reads 1_5 as 15: a slip for 1.5, no float key is that large)
+            raise ValueError
         try:
             value = _parse_number(unq)
         except OverflowError:  # (a fraction beyond a float's range: 10**400/3)

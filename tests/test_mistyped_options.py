@@ -195,3 +195,11 @@ def test_a_rule_change_the_derived_file_does_not_depend_on_is_warned_of(monkeypa
     result = invoke("strategy", "indices", "--boxes", "3", "-q")
     assert result.exit_code == 0 and "warning: boxes=3 changes nothing the index set" in \
         result.stderr, result.stderr
+
+
+def test_an_underscore_in_a_decimal_key_s_value_is_not_a_number():
+    # blackjack_pays=1_5 was read as 15 ("out of range: allowed a number 1-3"): a slip for 1.5
+    line = is_one_line_error(invoke("simulate", "--set", "blackjack_pays=1_5", "-n", "10"))
+    assert "key 'blackjack_pays' = 1_5 is not a number" in line, line
+    line = is_one_line_error(invoke("simulate", "--set", "decks=1_0", "-n", "10"))
+    assert "key 'decks' = 10 is out of range" in line, line  # (an integer's digits grouped)
