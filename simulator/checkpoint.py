@@ -157,14 +157,14 @@ def _differs(saved: dict, current: dict) -> str | None:
                 "that change the chart, the rules' own basic strategy is played: --strategy "
                 "basic plays the NZ chart)")
     for field in ("the rule set's name", "each box's strategy name"):  # (after the tables: a
-        a, b = (ident.get("labels", {}).get(field) for ident in (saved, current))  # new chart
-        pairs = zip(a, b, strict=False) if isinstance(a, list) and isinstance(b, list) and len(
-            a) == len(b) else [(a, b)]  # is said as such; a name on one side only, None: a run
-        if any(x is not None and y is not None and x != y for x, y in pairs):  # by path or
-            a, b = (", ".join(x or "its file's path" for x in v) if isinstance(v, list)  # API
-                    else v for v in (a, b))
-            return (f"{field}, which the outputs give, is {_cut(a)} there, {_cut(b)} here: "
-                    "give the file its name back, or start the run again")
+        if "labels" not in saved or "labels" not in current:  # new chart is said as such)
+            break
+        a, b = (ident["labels"].get(field) for ident in (saved, current))
+        if a != b:
+            a, b = (", ".join(map(str, v)) if isinstance(v, list) else v for v in (a, b))
+            return (f"{field}, which the outputs give (the file's name key), is {_cut(a)} "
+                    f"there, {_cut(b)} here: give the file its name back, or start the run "
+                    "again")
     return None
 
 

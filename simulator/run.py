@@ -248,15 +248,10 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
-    # what the outputs name the rules and strategies by, where a file's own name gives it (not
-    # its path: a file moved is given again): a name edited before a resume had relabelled
-    # the rounds played before it (a reproducibility review)
-    files = plan.strategy_files or {}
-    ident["labels"] = {"the rule set's name": plan.rules_name,
-                       "each box's strategy name": [
-                           None if n not in files and (n.endswith(".toml") or "/" in n
-                                                       or os.path.exists(n))
-                           else n for n in plan.names]}
+    # the names the rule and strategy files give themselves (their `name` keys), which the
+    # outputs show: one edited before a resume had relabelled the rounds played before it (a
+    # reproducibility review); a file's path is not kept here, so a file moved is given again
+    ident["labels"] = _own_names(plan)
     if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
         ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
                              for f in dataclasses.fields(plan.counting)
@@ -274,6 +269,17 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
             ident["super_sevens_exact"] = _exact_play_words(plan)
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command,
                            plan.checkpoint_part)
+
+
+def _own_names(plan: Plan) -> dict:
+    """The names the run's rule file and each box's strategy give themselves: the rule file's
+    ``[meta] name`` ("none" where it has none; the NZ file's where no file is given), and each
+    strategy's name (its file's ``name`` key, else the file's name without .toml)."""
+    name = plan.rules_name
+    if name is None and plan.rules_file is None:  # (a run made in code: the NZ file's)
+        name = load_rule_file()[1].get("name")
+    return {"the rule set's name": "none" if name is None else str(name),
+            "each box's strategy name": [s.name for s in plan.strategies]}
 
 
 def _exact_play_words(plan: Plan) -> str:

@@ -1180,16 +1180,45 @@ def test_a_file_s_name_edited_before_a_resume_is_refused_not_relabelling_the_run
     rules = (tmp_path / "myrules.toml").read_text()
     (tmp_path / "myrules.toml").write_text(rules.replace('name = "nz1994"', 'name = "mine"'))
     assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
-                      "the rule set's name, which the outputs give, is nz1994 there, mine here: "
-                      "give the file its name back, or start the run again")
+                      "the rule set's name, which the outputs give (the file's name key), is "
+                      "nz1994 there, mine here: give the file its name back, or start the run "
+                      "again")
     (tmp_path / "myrules.toml").write_text(rules)
     text = (tmp_path / "mystrat.toml").read_text()
     (tmp_path / "mystrat.toml").write_text(text.replace('name = "audited"', 'name = "other"'))
     assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
-                      "each box's strategy name, which the outputs give, is audited there, "
-                      "other here")
+                      "each box's strategy name, which the outputs give (the file's name key), is "
+                      "audited there, other here")
+    # to a shipped name, where the outputs show the file by its path (a review of the change)
+    (tmp_path / "mystrat.toml").write_text(text.replace('name = "audited"', 'name = "basic"'))
+    assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
+                      "is audited there, basic here")
+    (tmp_path / "myrules.toml").write_text(rules.replace('name = "nz1994"\n', ""))  # (gone)
+    assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
+                      "the rule set's name, which the outputs give (the file's name key), is "
+                      "nz1994 there, none here")
+    (tmp_path / "myrules.toml").write_text(rules)
     (tmp_path / "mystrat.toml").write_text(text)
     assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+
+
+def test_a_strategy_file_with_no_name_moved_resumes_renamed_is_refused(tmp_path, monkeypatch):
+    # a file with no name key is named by its file's name: moved, the same name, it resumes;
+    # renamed, the outputs would name the rounds played before by the new name
+    (tmp_path / "nokey.toml").write_text(dumps_strategy(BASIC).replace('name = "basic"\n', ""))
+    path = tmp_path / "nokey.ckpt"
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path), "--strategy",
+                   str(tmp_path / "nokey.toml")).exit_code == 130
+    monkeypatch.undo()
+    (tmp_path / "moved").mkdir()
+    (tmp_path / "nokey.toml").rename(tmp_path / "moved" / "nokey2.toml")
+    assert_user_error(run_cli("simulate", "--resume", str(path), "-q", "--strategy",
+                              str(tmp_path / "moved" / "nokey2.toml")),
+                      "is nokey there, nokey2 here")
+    (tmp_path / "moved" / "nokey2.toml").rename(tmp_path / "moved" / "nokey.toml")
+    assert run_cli("simulate", "--resume", str(path), "-q", "--strategy",
+                   str(tmp_path / "moved" / "nokey.toml")).exit_code == 0
 
 
 def test_a_checkpoint_cut_short_in_its_opening_is_said_to_be_one_damaged(tmp_path):
