@@ -2402,19 +2402,23 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     _emit(header + dumps_strategy(strat), output, "strategy")
 
 
-def _not_derived_from(changes, keys, what: str) -> None:
+def _not_derived_from(changes, keys, what: str, where: str = "header") -> None:
     """A warning for each rule change (``changes``, `_load_rules`') the derived ``what`` does
-    not depend on (``keys`` are those it does): taken, and written in its file's header only
-    (--boxes 5 and --no-super-sevens had been taken silently, a review)."""
+    not depend on (``keys`` are those it does): taken, and written in the file's ``where``
+    only (--boxes 5 and --no-super-sevens had been taken silently, a review)."""
     for change in changes:
         key = change.split("=", 1)[0].strip()
         if key not in keys:
-            side = "super_sevens_pays" in keys
-            click.echo(f"bjsim: warning: {change} changes nothing the {what} is derived from "
-                       f"(the rules of play{' and the Super Sevens bet' * side}, not the cut "
-                       f"card{' or' if side else ','} the boxes"
-                       f"{'' if side else ' or the Super Sevens bet'}): it is written in the "
-                       "file's header only", err=True)
+            click.echo(f"bjsim: warning: {change} changes no play of the {what} (its best plays "
+                       f"do not depend on {key}): it is written in the file's {where} only",
+                       err=True)
+
+
+def _is_shipped_index(output: str) -> bool:
+    """Is ``output`` one of the shipped index files (strategies/indices/)?"""
+    from simulator.index_plays import INDEX_DIR
+
+    return Path(output).resolve().parent == INDEX_DIR.resolve()
 
 
 def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
@@ -2468,7 +2472,8 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     from simulator.rules import plural
 
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _not_derived_from(changes, derived.CHART_KEYS, "index set")
+    _not_derived_from(changes, derived.CHART_KEYS, "index set",
+                      "header" + ("" if name else " and default name"))
     system = load_count(count_name)
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
@@ -2495,12 +2500,14 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
                         f"--count {count_name}" if count_name != "hi-lo" else "",
                         f"--decks-left {decks_left:g}" if decks_left is not None else "",
                         f"--name {name}" if name else ""])  # (the options given)
+    name_given = name is not None
     name = name or "-".join([system.name, meta.get("name") or "rules",
                              *(o.replace("=", "-") for o in overrides)])
     text = dumps_indices(plays, name, rules, system, depth, " ".join(command.split()))
-    refused = name_refused(text, name)
+    refused = None if output is not None and _is_shipped_index(output) else name_refused(
+        text, name, given=name_given)  # (the shipped file itself: regenerated, not refused)
     if refused:
-        raise click.UsageError(refused)
+        raise BjsimError(refused)
     _emit(text, output, "index file")
 
 

@@ -216,10 +216,11 @@ def _not_passing_for_a_shipped_set(got: IndexSet, named: bool) -> None:
                              "know an index set by its name)")
 
 
-def name_refused(text: str, name: str) -> str | None:
+def name_refused(text: str, name: str, given: bool = True) -> str | None:
     """Why an index file ``text`` (as `exact.indices.dumps_indices` writes it) may not be named
-    ``name``, or None: a shipped set's name over other plays, which `load_indices` would refuse
-    the file for."""
+    ``name`` (``given`` by --name, else the default from the count and the rule set's name), or
+    None: a shipped set's name over other plays, which `load_indices` would refuse the file
+    for."""
     if name not in list_indices():
         return None
     import tomllib
@@ -232,9 +233,11 @@ def name_refused(text: str, name: str) -> str | None:
         return None
     why = (f"its count is {shipped.count}, theirs {got.count}" if got.count != shipped.count
            else "its plays are others")
-    return (f"--name {name}: names the shipped index set {name}, whose plays these are not "
-            f"({why}): allowed another name (plans and reports know an index set by its name, "
-            "and would refuse the file)")
+    named = f"--name {name}: names" if given else (
+        f"the default name {name} (the count's and the rule set's) names")
+    return (f"{named} the shipped index set {name}, whose plays these are not ({why}): allowed "
+            f"another name{'' if given else ', by --name'} (plans and reports know an index set "
+            "by its name, and would refuse the file)")
 
 
 def play_words(plays: IndexSet | None) -> dict | None:

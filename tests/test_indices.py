@@ -697,6 +697,7 @@ def test_strategy_indices_refuses_a_shipped_set_s_name_for_other_plays(monkeypat
     review): the name is refused where the plays are not the shipped set's, before any file."""
     from click.testing import CliRunner
 
+    from simulator import rules as rules_module
     from simulator.cli import cli
     from simulator.exact import indices
     from simulator.index_plays import name_refused
@@ -715,8 +716,19 @@ def test_strategy_indices_refuses_a_shipped_set_s_name_for_other_plays(monkeypat
     out = tmp_path / "x.toml"
     result = CliRunner().invoke(cli, ["strategy", "indices", "-q", "--set", "decks=2", "--name",
                                       "hi-lo-nz", "-o", str(out)])
-    assert result.exit_code == 2 and "names the shipped index set hi-lo-nz" in result.output
-    assert not out.exists()
+    assert result.exit_code == 2 and not out.exists()
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]  # (one line, no usage)
+    assert lines == ["Error: --name hi-lo-nz: names the shipped index set hi-lo-nz, whose plays "
+                     "these are not (its plays are others): allowed another name (plans and "
+                     "reports know an index set by its name, and would refuse the file)"]
+    # no --name: the default from a rule file named "nz" is the shipped set's name, said so
+    nz = tmp_path / "nz.toml"
+    text = rules_module.DEFAULT_RULES_PATH.read_text()
+    nz.write_text(text.replace('name = "nz1994"', 'name = "nz"').replace("decks = 6", "decks = 2"))
+    result = CliRunner().invoke(cli, ["strategy", "indices", "-q", "--rules", str(nz)])
+    assert result.exit_code == 2 and "Error: the default name hi-lo-nz (the count's and the " \
+        "rule set's) names the shipped index set" in result.stderr, result.stderr
+    assert "allowed another name, by --name" in result.stderr
 
 
 def test_an_index_row_out_of_range_as_a_float_is_not_suggested_as_a_whole_number(tmp_path):

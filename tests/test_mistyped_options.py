@@ -188,13 +188,15 @@ def test_a_rule_change_the_derived_file_does_not_depend_on_is_warned_of(monkeypa
     assert result.exit_code == 0, result.output
     warned = [ln for ln in result.stderr.splitlines() if ln.startswith("bjsim: warning:")]
     assert [w.split()[2] for w in warned] == ["penetration=0.8", "boxes=5", "super_sevens=false"]
-    assert warned[1] == ("bjsim: warning: boxes=5 changes nothing the strategy is derived from "
-                         "(the rules of play, not the cut card, the boxes or the Super Sevens "
-                         "bet): it is written in the file's header only")
+    assert warned[1] == ("bjsim: warning: boxes=5 changes no play of the strategy (its best plays "
+                         "do not depend on boxes): it is written in the file's header only")
     monkeypatch.setattr(indices, "derive_indices", lambda *_a, **_k: [])
     result = invoke("strategy", "indices", "--boxes", "3", "-q")
-    assert result.exit_code == 0 and "warning: boxes=3 changes nothing the index set" in \
-        result.stderr, result.stderr
+    assert result.exit_code == 0 and ("warning: boxes=3 changes no play of the index set (its "
+                                      "best plays do not depend on boxes): it is written in the "
+                                      "file's header and default name only") in result.stderr
+    result = invoke("strategy", "indices", "--boxes", "3", "--name", "mine", "-q")
+    assert "written in the file's header only" in result.stderr, result.stderr
 
 
 def test_an_underscore_in_a_decimal_key_s_value_is_not_a_number():

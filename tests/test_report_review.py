@@ -370,11 +370,13 @@ def test_the_variants_say_what_the_gazette_says_of_each_change():
         "outside (8.2)"
     assert figures.gazette_word(nz.replace(decks=8), ["decks"]) == "within (3.1)"
     assert figures.gazette_word(nz.replace(decks=1), ["decks"]) == "outside (3.1)"
-    assert figures.gazette_word(nz.replace(double_on="any"), ["double_on"]) == "not in hand (10)"
-    assert figures.gazette_word(nz.replace(surrender="late"), ["surrender"]) == "not in hand"
+    assert figures.gazette_word(nz.replace(double_on="any"), ["double_on"]) == \
+        "inferred rule (10)"
+    assert figures.gazette_word(nz.replace(surrender="late"), ["surrender"]) == "inferred rule"
     assert figures.gazette_word(nz.replace(boxes=3), ["boxes"]) == "a choice"
     assert figures.gazette_word(nz.replace(decks=8, dealer_hits_soft_17=True),
-                                ["decks", "dealer_hits_soft_17"]) == "outside (12.3)"
+                                ["decks", "dealer_hits_soft_17"]) == "outside (12.3); within (3.1)"
+    assert figures.gazette_word(nz, ["decks"]) == "the NZ value"  # (a departure undone)
     assert figures.gazette_word(nz, []) == ""
     assert "Gazette: what the Gazette says of the values a variant changes" in \
         sections.GAZETTE_COLUMN

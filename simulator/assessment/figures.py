@@ -771,8 +771,9 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        exact_sd = (w.get("exact_sd_bet") if w["wager"] in ("super_sevens", "insurance")
-                    else None)
+        exact_sd = (w.get("exact_sd_bet") if w["wager"] == "super_sevens" or w.get("exact_only")
+                    or w["wager"] == "insurance" and boxes == 1 else None)  # (several boxes:
+        # insurance ranged by its SD per round, from its simulated SE, `_round_sd`)
         # insurance simulated from too few bets for an interval (its SE withheld): its SD too
         # rests on them (6 bets of a 100-round run), so the exact one, as where none is simulated
         few = (w["wager"] == "insurance" and not w.get("exact_only") and w.get("se") is None
@@ -1216,10 +1217,11 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "(baseline), is the rule set as the "
                      "comparison played it: its own run, in the paired blocks of every game "
                      "(docs/compare.md), which deals other cards than the main run, so its "
-                     "simulated house edge differs from the summary's by chance, and, each "
-                     "block starting from a fresh shuffle, by the cut-card effect of its shoes "
-                     "cut short (as said next); each variant's difference is from this row, dealt "
-                     "alike. "
+                     "simulated house edge differs from the summary's by chance"
+                     + (", and, each block starting from a fresh shuffle, by the cut-card "
+                        "effect of its shoes cut short (as said next)"
+                        if spec.rules.shuffle == "cut-card" else "")
+                     + "; each variant's difference is from this row, dealt alike. "
                      f"{pairing} House edge difference: the variant's house edge "
                      "minus this rule set's, in percentage points (pp) of house edge ("
                      + _pp_example(base) + "; + is worse for the player), with the 95% interval "
@@ -1254,21 +1256,25 @@ def _pp_example(base: dict) -> str:
 def gazette_word(rules, keys) -> str:
     """What the Gazette says of a variant's values of the keys it changes (`rules.origin`), for
     the variants table (a regulator's review: the rules table marked them, this one did not):
-    ``outside (12.3)`` where one is a value it does not allow, ``not in hand (10)`` where the
-    rule is one whose text is not in hand, ``within (3.1)``, ``the NZ value`` or ``a choice``
-    (the boxes, the side bet); "" for none."""
+    ``outside (12.3)`` for a value it does not allow, ``inferred rule (10)`` for a rule whose
+    NZ value is inferred, its text not in hand, ``within (3.1)``, ``a choice`` (the boxes, the
+    side bet), ``the NZ value`` (a table that departs from it, back to it); each that holds of
+    the keys changed, the worst first ("outside (12.3); inferred rule (10)"); "" for none."""
     from simulator.rules import DECLARED
 
     if rules is None or not keys:
         return ""
     where = {k: origin(rules, k) for k in keys}
-    for kind, word in ((OUTSIDE_GAZETTE, "outside"), (CHANGED, "not in hand"),
-                       (WITHIN_GAZETTE, "within")):
-        hit = [k for k, w in where.items() if w == kind]
+    out = []
+    for kinds, word in (((OUTSIDE_GAZETTE,), "outside"), ((CHANGED,), "inferred rule"),
+                        ((WITHIN_GAZETTE,), "within"), (("choice",), "a choice"),
+                        (("gazette", "inferred"), "the NZ value")):
+        hit = [k for k, w in where.items() if w in kinds]
         numbers = [n for n in dict.fromkeys(DECLARED[k].rule for k in hit) if n != "n/a"]
-        if hit:  # (surrender has no Gazette rule number: "not in hand" alone)
-            return word + (f" ({', '.join(numbers)})" if numbers else "")
-    return "a choice" if all(w == "choice" for w in where.values()) else "the NZ value"
+        if hit:  # (surrender has no Gazette rule number: the word alone)
+            out.append(word + (f" ({', '.join(numbers)})" if numbers and word not in (
+                "a choice", "the NZ value") else ""))
+    return "; ".join(out)
 
 
 def _in_rule_set(game: dict, variant, rules) -> dict:
@@ -1574,7 +1580,10 @@ def rebuilt(out_dir: str) -> str:
     ``rep1-rebuilt``."""
     import os
 
-    return os.path.normpath(str(out_dir)) + "-rebuilt"
+    out = os.path.normpath(str(out_dir))
+    if os.path.basename(out) in (".", "..", ""):  # (-o . : beside the working folder)
+        out = os.path.abspath(out)
+    return out + "-rebuilt"
 
 
 def _number(x: float) -> str:

@@ -420,13 +420,14 @@ def summary(data: dict) -> Section:
                f"{big_pays_words(data.get('super_sevens_pays'))}; "
                f"{_sd_against_exact(ss)})") + ". "
             # hitting every 7-7 is named only where it is not the convention's figure (a peek)
-            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, the "
-               "lowest a player can hold it to. "
+            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit"
+               + (", the lowest a player can hold it to" if _lowest(hit, rows) else "") + ". "
                if hit and not data["sevens"]["published_equals_hit"] else "")
             + sentence(data["sevens"]["convention_note"]) + "."
             + (" That figure, every 7-7 hit, is the lowest house edge a player can hold the "
                "side bet to (the most third cards)."
-               if hit and data["sevens"]["published_equals_hit"] else "")
+               if hit and data["sevens"]["published_equals_hit"] and _lowest(hit, rows)
+               else "")
             + " The section Super Sevens and the 7-7 play says why the two figures "
             + ("agree." if data["sevens"].get("strategy_equals_published") else "differ."))
         if ss["exact"] is not None and ss["exact"] > 0:  # (the strategy's own play wins)
@@ -441,6 +442,14 @@ def summary(data: dict) -> Section:
     return Section("summary", "Summary", [t for t in text if t])
 
 
+def _lowest(hit: dict, rows: dict) -> bool:
+    """Is hitting every 7-7 (``hit``) the play of the lowest Super Sevens house edge among the
+    7-7 table's ``rows``? Not where a third seven pays less than two (3,50,100,5,5: standing
+    holds it lower; a review)."""
+    return all(hit["super_sevens_house_edge"] <= r["super_sevens_house_edge"] + 1e-12
+               for r in rows.values() if r.get("super_sevens_house_edge") is not None)
+
+
 def _inferred_text(data: dict) -> str | None:
     """The summary's sentence on the rules its figures rest on that the Gazette text in hand
     does not give (`from` inferred: a regulator's review found no word of them there)."""
@@ -448,10 +457,12 @@ def _inferred_text(data: dict) -> str | None:
     if not inferred:
         return None
     v = data.get("variants") or {}
+    varied = [k for k in inferred if v.get("available") and any(
+        k in (r.get("changed_keys") or ()) for r in v.get("rows") or ())]
     return (f"The figures rest too on {len(inferred)} {plural(len(inferred), 'rule', 'rules')} "
             f"the Gazette text in hand does not give, inferred ({', '.join(inferred)}: the "
             "section Rules says from where)"
-            + ("; the section Rule variants gives what changing them costs" if v.get("available")
+            + (f"; the section Rule variants gives what changing {_and(varied)} costs" if varied
                else "") + ".")
 
 
@@ -469,12 +480,19 @@ def _counting_summary(data: dict) -> str | None:
         return None
     interval = (f" (95% CI {fmt(a['ci95_low'], 'spct3')} to {fmt(a['ci95_high'], 'spct3')})"
                 if a["ci95_low"] is not None else f" ({a['interval_note'] or 'no interval'})")
-    side = (f["super_sevens"] or {}).get("favourable_share")
+    ss = f["super_sevens"] or {}
+    side, own = ss.get("favourable_share"), ss.get("counter_return")
+    own_ci = (f" (95% CI {fmt(ss['counter_return_ci95_low'], 'spct3')} to "
+              f"{fmt(ss['counter_return_ci95_high'], 'spct3')})"
+              if ss.get("counter_return_ci95_low") is not None else "")
     return (f"Card counting (plan {f['plan']['name']}, {f['rounds']:,} rounds): the counter's "
             f"advantage per unit of initial main bet is {fmt(a['mean'], 'spct3')}{interval}"
             + ("; the counter has the edge over the game" if a["ci95_low"] is not None
                and a["ci95_low"] > 0 else "")
-            + (f"; the Super Sevens bet favoured the player (a positive exact return from the "
+            + (f"; its Super Sevens bets returned {fmt(own, 'spct3')} per unit staked{own_ci}"
+               if own is not None else "")
+            + (f"; the Super Sevens bet favoured the player (a positive exact return, by "
+               f"{ss.get('exact_play') or 'the strategy' + chr(39) + 's 7-7 play'}, from the "
                f"cards left) in {fmt(side, 'pct2')} of rounds, open to a count of sevens"
                if side else "") + " (the section Card counting).")
 
@@ -771,21 +789,25 @@ GAZETTE_IN_HAND = (
     "comes from other public copies of it (page 3229 holds rules 3 and 4), its 1999 amendment "
     "(No. 9, p. 230) or current New Zealand casino practice (configs/nz1994.toml says which).")
 FIXED_RULES = (
-    "Rules played as the Gazette gives them, under every rule set, with no key: 3.2 (an ace "
-    "counts 11 unless that busts the hand, then 1); 4.1 (a)-(g) (a blackjack beats a 21 of three "
-    "or more cards, equal totals and two blackjacks stand off, a bust loses); 8.3 (even money "
-    "on a blackjack against an ace: the strategy's choice, as insurance, rule 9); 11 (c) (a "
-    "two-card 21 after splitting aces or tens is 21, not a blackjack); 11.5 (a box that declines "
-    "to split a pair splits no further pair that round); 12.1 (a) (no card drawn to a blackjack "
-    "or to 21), (b) (a doubled hand gets one card) and (d) (a hand of 11 or less draws, whatever "
-    "the strategy says); 12.2 (a bust loses at once, its wagers collected).")
+    "Rules played under every rule set, no key changing them: from the text in hand, 8.3 (even "
+    "money on a blackjack against an ace: the strategy's choice, as insurance, rule 9); 11 (c) "
+    "(a two-card 21 after splitting aces or tens is 21, not a blackjack); 11.5 (a box that "
+    "declines to split a pair splits no further pair that round); 12.1 (a) (no card drawn to a "
+    "blackjack or to 21), (b) (a doubled hand gets one card) and (d) (a hand of 11 or less "
+    "draws, whatever the strategy says, where it does not surrender under a surrender rule); "
+    "12.2 (a bust loses at once, its wagers collected); and from page 3229 of another copy, "
+    "3.2 (an ace counts 11 unless that busts the hand, then 1) and 4.1 (a)-(g) (a blackjack "
+    "beats a 21 of three or more cards, equal totals and two blackjacks stand off, a bust "
+    "loses; what a dealer blackjack takes of a doubled or split box is dealer_blackjack_takes, "
+    "above).")
 
 
 GAZETTE_COLUMN = (
     " Gazette: what the Gazette says of the values a variant changes, with the rule: outside, a "
-    "value it does not allow (as the section Rules marks one); not in hand, a rule whose text "
-    "is not in hand (an inferred key's); within, a value within a range it allows; a "
-    "choice, a setting of the table, not a rule.")
+    "value it does not allow (as the section Rules marks one); inferred rule, a rule whose NZ "
+    "value is inferred, its text not in hand; within, a value within a range it allows; a "
+    "choice, a setting of the table, not a rule; the NZ value, a rule set's departure from the "
+    "NZ game undone.")
 
 
 def wagers(data: dict) -> Section:
@@ -807,6 +829,8 @@ def wagers(data: dict) -> Section:
     ss_sd = _wager(data, "super_sevens") or {}
     ins = _wager(data, "insurance")
     ins_only = ins if ins and ins.get("exact_only") else None  # (`figures._exact_insurance`)
+    # (insurance ranged by its exact SD with one box; with several by its SD per round)
+    ins_exact = bool(ins) and (ins_only is not None or int(_rule(data, "boxes")) == 1)
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
@@ -825,13 +849,15 @@ def wagers(data: dict) -> Section:
            + " its SD per unit staked from its exact return, as each bet wins its pays or "
            "loses 1" if ins else "")
         + ". The exact analyzer gives none for the main game alone where insurance is taken "
-        "('-'). The exact figures rest on two small approximations besides (docs/exact.md): "
-        "split hands valued with the pair's cards alone removed, the published tables' "
-        "convention (A1: the game's total about 3e-6 high at 6 decks, 8e-6 at 1 deck), and "
-        "a split box's hands all busting against a dealer blackjack taken as independent (A2: "
-        "under 1e-5). The volatility table uses the simulated SD" + (" but for " + " and ".join(
-            ["insurance"] * bool(ins) + ["Super Sevens"] * ss) + " (below)."
-                          if ss or ins else ".") + _boxes_sd_text(data)
+        "('-'). The exact figures rest on small approximations besides (docs/exact.md): split "
+        "hands valued with the pair's cards alone removed, the published tables' convention "
+        "(A1: measured on US games, the game's total 3e-6 high at 6 decks, 8e-6 at 1 deck)"
+        + (", and a split box's hands all busting against a dealer blackjack taken as "
+           "independent (A2: under 1e-5)" if _rule(data, "hole_card") == "none"
+           and _rule(data, "dealer_blackjack_takes") == "original-and-busted" else "")
+        + ". The volatility table uses the simulated SD" + (" but for " + " and ".join(
+            ["insurance"] * bool(ins_exact) + ["Super Sevens"] * ss) + " (below)."
+                          if ss or ins_exact else ".") + _boxes_sd_text(data)
         + (" The main game alone (even money included) is not shown apart: the strategy takes "
            "no insurance, so its row would repeat the first in every figure (the CSV keeps it)."
            if same else ""), t,
@@ -1263,7 +1289,7 @@ def _sevens_shown(rows: list[dict]) -> tuple[list[str], list[int]]:
     """The 7-7 table's words for each row, a name and, where it says more, what it plays (``the
     strategy's own 7-7 play: split v 2-7, hit v 8-A``), and the rows whose play is an earlier
     row's (left out of the HTML, PDF and Markdown; the earlier row names both: ``hit every 7-7;
-    also the best play with a side bet of 1 up``)."""
+    also the best play with this table's side bet (1 x the main wager)``)."""
     words, same, first = [], [], {}
     for i, r in enumerate(rows):
         w = r["label"] if r["plays"] == r["label"] else (
