@@ -15,6 +15,7 @@ import decimal
 import errno
 import functools
 import io
+import itertools
 import json
 import math
 import os
@@ -86,16 +87,50 @@ class BjsimError(click.ClickException):
 
 
 @contextlib.contextmanager
-def _usage_error_as_one_line():
+def _usage_error_as_one_line(args=()):
     """A click usage error (a bad option value, an unknown option or command, a missing
     argument) as one line on stderr, ``Error: ...``, exit code 2, like every other user error: no
-    usage block above it (``--help`` shows that). A bare group still shows its help."""
+    usage block above it (``--help`` shows that). A bare group still shows its help. A stray
+    word among the command's ``args`` is said with what it likely was (`_stray_hint`)."""
     try:
         yield
     except click.exceptions.NoArgsIsHelpError:
         raise
     except click.UsageError as err:
-        raise BjsimError(err.format_message()) from None
+        message = err.format_message()
+        if message.startswith("Got unexpected extra argument"):
+            message += _stray_hint(list(args))
+        raise BjsimError(message) from None
+
+
+KEY_VALUE_OPTIONS = ("--set", "--vary")  # options whose value is one KEY=VALUE word
+
+
+def _stray_hint(args: list[str]) -> str:
+    """What a word click found no place for likely was (a newcomer's review: `--set decks 8`
+    said only "Got unexpected extra argument (8)"): a --set or --vary value split at its =, a
+    value split at a space, or rounds given with no --rounds."""
+    for i, word in enumerate(args):
+        if word.startswith("-") or i == 0:
+            continue
+        before = args[i - 1]
+        if before.startswith("-"):
+            continue  # (an option's own value)
+        option = args[i - 2] if i >= 2 else ""
+        if option in KEY_VALUE_OPTIONS and "=" not in before:
+            return (f": {option} takes KEY=VALUE as one word: {option} {before}={word}")
+        if option in KEY_VALUE_OPTIONS:
+            return (f": {option} takes one KEY=VALUE: repeat it for each, {option} "
+                    f"{before.rstrip(',')} {option} {word}")
+        if option.startswith("-") and before[-1:].isdigit() and word[:1].isdigit():
+            rest = "".join(itertools.takewhile(lambda w: not w.startswith("-"), args[i:]))
+            return (f": {option}'s value is one word: {option} {before}{rest} (10_000_000 "
+                    "groups digits)")
+        return ""
+    first = next((w for w in args if not w.startswith("-")), None)
+    if first is not None and args.index(first) == 0 and first[:1].isdigit():
+        return f": the rounds are given by an option: --rounds {first}"
+    return ""
 
 
 WRITTEN = ("output", "plot_path", "checkpoint_path", "optimal_plan")  # files a command writes
@@ -153,7 +188,8 @@ class OneLineCommand(click.Command):
 
         _refuse_repeated(self, args)
         examples = self._examples(click.Context(self, info_name=info_name, parent=parent), args)
-        with _usage_error_as_one_line(), example_commands(examples):
+        with _usage_error_as_one_line(list(args)), example_commands(examples):  # (a copy:
+            # click consumes the list it parses)
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
             _resume_file(ctx)
@@ -2770,10 +2806,11 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         text = exact_csv(fig, rules_dict(rules), run_meta, charts)
     else:  # the table names the strategy's file after it, as simulate's table (json and csv:
         # run.strategy_files)
-        from simulator.report import files_text
+        from simulator.report import code_line, files_text
 
         shown = fig["strategy"] + (f"; {files_text(files)}" if files else "")
         text = exact_table(fig | {"strategy": shown}, source["rules_name"], rules_dict(rules))
+        text += code_line({"strategy_sha256": charts}) + "\n"  # (the code and the charts)
     _emit(text, output)
 
 

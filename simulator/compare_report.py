@@ -39,7 +39,7 @@ from simulator.strategy import charts_sha256
 from simulator.tally import Z95, house_edge_of
 
 FORMATS = ("table", "csv", "json", "markdown")
-PLOT_HINT = "pip install 'bjsim[plot]'"
+PLOT_HINT = "pip install 'bjsim[plot]' (in a checkout: pip install -e '.[plot]')"
 
 PAIRING_TEXT = (
     "Pairing (common random numbers): each chunk is cut into blocks of {pair} rounds; block j "

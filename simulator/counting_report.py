@@ -2307,6 +2307,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                if rows[0].get("bankroll") is None else
                f"; bankroll for the risk of ruin: {_num(rows[0]['bankroll'], 0)} units")]
     head += [f"Note: {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)]
+    head.append(code_line(meta))  # (as the single count's table)
     if run.get("partial"):
         head.append(partial_sweep_text(rows, run.get("penetrations") or [], asked,
                                        run.get("cut_short", "rows")))

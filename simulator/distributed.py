@@ -34,7 +34,7 @@ from simulator import stops
 from simulator.chunks import IN_FLIGHT_PER_WORKER, STOP_POLL, lookahead_for
 from simulator.stops import DeferredStops
 
-INSTALL_HINT = "pip install 'bjsim[dask]'"
+INSTALL_HINT = "pip install 'bjsim[dask]' (in a checkout: pip install -e '.[dask]')"
 CONNECT_TIMEOUT = "20s"
 START_TIMEOUT = 120.0  # seconds a local cluster has to start (two workers: about 3 s)
 

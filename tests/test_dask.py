@@ -276,7 +276,7 @@ def test_scheduler_without_dask_installed_is_one_line(monkeypatch):
     assert r.exit_code == 2, r.output
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert lines == ["Error: --scheduler: needs Dask, which is not installed: "
-                     "pip install 'bjsim[dask]'"]
+                     "pip install 'bjsim[dask]' (in a checkout: pip install -e '.[dask]')"]
 
 
 @pytest.mark.parametrize("bad", ["nowhere", "tcp://host", "tcp://:8786", "http://h:1", "h:8786"])
@@ -594,13 +594,16 @@ def test_a_failed_connection_leaves_no_half_made_client_for_the_collector():
     from distributed import Client
 
     gc.collect()  # (any left by other tests: closed here, not in the check below)
+    # (a client of another test of this worker may still be held, closing, under load: the
+    # check is of clients this connection made; the whole suite under load failed here once)
+    before = {id(o) for o in gc.get_objects() if isinstance(o, Client)}
     with not_a_scheduler(b"\xff" * 64) as address:
         with pytest.raises(D.SchedulerError, match="not a Dask scheduler"):
             D._client(address)
         for t in threading.enumerate():
             if t.name == "bjsim-connect":
                 t.join(timeout=30)
-    assert not [o for o in gc.get_objects() if isinstance(o, Client)]
+    assert not [o for o in gc.get_objects() if isinstance(o, Client) and id(o) not in before]
 
 
 def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monkeypatch):

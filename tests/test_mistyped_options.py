@@ -205,3 +205,32 @@ def test_an_underscore_in_a_decimal_key_s_value_is_not_a_number():
     assert "key 'blackjack_pays' = 1_5 is not a number" in line, line
     line = is_one_line_error(invoke("simulate", "--set", "decks=1_0", "-n", "10"))
     assert "key 'decks' = 10 is out of range" in line, line  # (an integer's digits grouped)
+
+
+@pytest.mark.parametrize("args, hint", [
+    (("simulate", "--set", "decks", "8"), "--set takes KEY=VALUE as one word: --set decks=8"),
+    (("compare", "--vary", "decks", "8"), "--vary takes KEY=VALUE as one word: --vary decks=8"),
+    (("simulate", "--set", "decks=8,", "dealer_hits_soft_17=true"),
+     "--set takes one KEY=VALUE: repeat it for each, --set decks=8 --set dealer_hits_soft_17"),
+    (("simulate", "--rounds", "10", "000", "000"), "--rounds's value is one word: --rounds "
+                                                   "10000000"),
+    (("simulate", "10M"), "the rounds are given by an option: --rounds 10M"),
+])
+def test_a_stray_word_is_said_with_what_it_likely_was(args, hint):
+    # `--set decks 8` said only "Got unexpected extra argument (8)" (a newcomer's review)
+    line = is_one_line_error(invoke(*args))
+    assert line.startswith("Error: Got unexpected extra argument") and hint in line, line
+    line = is_one_line_error(invoke("simulate", "-n", "100", "foo"))
+    assert line == "Error: Got unexpected extra argument (foo)"
+
+
+def test_exact_and_a_penetration_sweep_name_the_code_as_every_table():
+    # the Code: line of simulate's, count's and compare's tables was missing from exact's and
+    # from count --penetrations' (a review of the change)
+    text = invoke("exact", "-q").stdout
+    assert text.splitlines()[-1].startswith("Code:      source SHA-256 ")
+    result = invoke("count", "--plan", "hi-lo-flat", "-n", "4000", "--workers", "1", "-q",
+                    "--penetrations", "0.6,0.8")
+    assert result.exit_code == 0, result.output
+    assert any(ln.startswith("Code:      source SHA-256 ") for ln in
+               result.stdout.splitlines()[:6]), result.stdout[:600]

@@ -345,10 +345,19 @@ def test_the_summary_gives_the_counters_advantage_and_the_side_bets_exposure():
     assert text == ("Card counting (plan hi-lo-1-12, 1,000,000 rounds): the counter's advantage "
                     "per unit of initial main bet is +0.492% (95% CI +0.130% to +0.854%); the "
                     "counter has the edge over the game; the Super Sevens bet favoured the "
-                    "player (a positive exact return from the cards left) in 12.89% of rounds, "
-                    "open to a count of sevens (the section Card counting).")
+                    "player (a positive exact return, by the strategy's 7-7 play, from the cards "
+                    "left) in 12.89% of rounds, open to a count of sevens (the section Card "
+                    "counting).")
     text = sections._counting_summary(data(0.003, -0.004, 0.011, None))
     assert "the counter has the edge" not in text and "Super Sevens" not in text
+    sevens = data(-0.027, -0.043, -0.012, 0.268)  # (the sevens plan: its side bet's return)
+    sevens["counting"]["figures"]["super_sevens"] |= {
+        "counter_return": 0.08, "counter_return_ci95_low": -0.2, "counter_return_ci95_high": 0.36,
+        "exact_play": "the strategy's 7-7 play (split v 2-7, hit v 8-A)"}
+    assert ("its Super Sevens bets returned +8.000% per unit staked (95% CI -20.000% to "
+            "+36.000%); the Super Sevens bet favoured the player (a positive exact return, by "
+            "the strategy's 7-7 play (split v 2-7, hit v 8-A), from the cards left) in 26.80%"
+            ) in sections._counting_summary(sevens)
     assert sections._counting_summary({"counting": None}) is None
 
 

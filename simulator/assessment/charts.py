@@ -170,7 +170,8 @@ def draw(data: dict, folder: Path) -> dict:
     charts drawn (their size on the page, CSS pixels: the PNG's is `SCALE` times it), or
     {name: {missing: why}}."""
     if not available():
-        why = "matplotlib is not installed (pip install 'bjsim[plot]'): no charts drawn"
+        why = ("matplotlib is not installed (pip install 'bjsim[plot]'; in a checkout: pip "
+               "install -e '.[plot]'): no charts drawn")
         out = {name: {"missing": why} for name in SIZES}
         if not data["variants"]["rows"]:  # no chart to draw there anyway: say why
             out["rule_effects"] = {"missing": data["variants"]["reason"]}
