@@ -161,10 +161,12 @@ def _differs(saved: dict, current: dict) -> str | None:
             break
         a, b = (ident["labels"].get(field) for ident in (saved, current))
         if a != b:
-            a, b = (", ".join(map(str, v)) if isinstance(v, list) else v for v in (a, b))
+            back = ("remove the name key again" if a == "none" else
+                    "give the file its name back")  # (a rule file with no name then)
+            a, b = (", ".join(map(str, v)) if isinstance(v, list) else
+                    "no name" if v == "none" else v for v in (a, b))
             return (f"{field}, which the outputs give (the file's name key), is {_cut(a)} "
-                    f"there, {_cut(b)} here: give the file its name back, or start the run "
-                    "again")
+                    f"there, {_cut(b)} here: {back}, or start the run again")
     return None
 
 

@@ -87,7 +87,7 @@ class BjsimError(click.ClickException):
 
 
 @contextlib.contextmanager
-def _usage_error_as_one_line(args=()):
+def _usage_error_as_one_line(args=(), takes_rounds: bool = False):
     """A click usage error (a bad option value, an unknown option or command, a missing
     argument) as one line on stderr, ``Error: ...``, exit code 2, like every other user error: no
     usage block above it (``--help`` shows that). A bare group still shows its help. A stray
@@ -99,36 +99,44 @@ def _usage_error_as_one_line(args=()):
     except click.UsageError as err:
         message = err.format_message()
         if message.startswith("Got unexpected extra argument"):
-            message += _stray_hint(list(args))
+            message += _stray_hint(list(args), takes_rounds)
         raise BjsimError(message) from None
 
 
 KEY_VALUE_OPTIONS = ("--set", "--vary")  # options whose value is one KEY=VALUE word
 
 
-def _stray_hint(args: list[str]) -> str:
+ROUND_OPTIONS = ("-n", "--rounds", "--max-rounds", "--variant-rounds", "--count-rounds",
+                 "--sample-rounds", "--chunk-rounds")  # options whose value is a round count
+
+
+def _stray_hint(args: list[str], takes_rounds: bool = False) -> str:
     """What a word click found no place for likely was (a newcomer's review: `--set decks 8`
-    said only "Got unexpected extra argument (8)"): a --set or --vary value split at its =, a
-    value split at a space, or rounds given with no --rounds."""
+    said only "Got unexpected extra argument (8)"): a --set or --vary value split at a space
+    (around its =, or with none), a second KEY=VALUE after one --set, a round count split at a
+    space, or (``takes_rounds``: a command with --rounds) rounds given with no option; "" for
+    any other word."""
     for i, word in enumerate(args):
-        if word.startswith("-") or i == 0:
+        if i == 0 or word.startswith("-"):
             continue
         before = args[i - 1]
         if before.startswith("-"):
             continue  # (an option's own value)
         option = args[i - 2] if i >= 2 else ""
-        if option in KEY_VALUE_OPTIONS and "=" not in before:
-            return (f": {option} takes KEY=VALUE as one word: {option} {before}={word}")
-        if option in KEY_VALUE_OPTIONS:
+        pieces = list(itertools.takewhile(lambda w: not w.startswith("-"), args[i - 1:]))
+        if option in KEY_VALUE_OPTIONS and ("=" not in before or before.endswith("=")
+                                            or word.startswith("=")):
+            joined = "".join(pieces) if "=" in "".join(pieces) else f"{before}={word}"
+            return f": {option} takes KEY=VALUE as one word: {option} {joined}"
+        if option in KEY_VALUE_OPTIONS and "=" in word:
             return (f": {option} takes one KEY=VALUE: repeat it for each, {option} "
                     f"{before.rstrip(',')} {option} {word}")
-        if option.startswith("-") and before[-1:].isdigit() and word[:1].isdigit():
-            rest = "".join(itertools.takewhile(lambda w: not w.startswith("-"), args[i:]))
-            return (f": {option}'s value is one word: {option} {before}{rest} (10_000_000 "
+        if option in ROUND_OPTIONS and before[-1:].isdigit() and word[:1].isdigit():
+            return (f": {option}'s value is one word: {option} {''.join(pieces)} (10_000_000 "
                     "groups digits)")
         return ""
     first = next((w for w in args if not w.startswith("-")), None)
-    if first is not None and args.index(first) == 0 and first[:1].isdigit():
+    if takes_rounds and first is not None and args.index(first) == 0 and first[:1].isdigit():
         return f": the rounds are given by an option: --rounds {first}"
     return ""
 
@@ -188,8 +196,9 @@ class OneLineCommand(click.Command):
 
         _refuse_repeated(self, args)
         examples = self._examples(click.Context(self, info_name=info_name, parent=parent), args)
-        with _usage_error_as_one_line(list(args)), example_commands(examples):  # (a copy:
-            # click consumes the list it parses)
+        rounds = any("--rounds" in p.opts for p in self.params)
+        with _usage_error_as_one_line(list(args), rounds), example_commands(examples):  # (a
+            # copy: click consumes the list it parses)
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
             _resume_file(ctx)
@@ -2438,23 +2447,26 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     _emit(header + dumps_strategy(strat), output, "strategy")
 
 
-def _not_derived_from(changes, keys, what: str, where: str = "header") -> None:
+def _not_derived_from(changes, keys, what: str, named=()) -> None:
     """A warning for each rule change (``changes``, `_load_rules`') the derived ``what`` does
-    not depend on (``keys`` are those it does): taken, and written in the file's ``where``
-    only (--boxes 5 and --no-super-sevens had been taken silently, a review)."""
+    not depend on (``keys`` are those it does): taken, and written in the file's header only,
+    and its default name where the change is one of ``named`` (--set's, in an index set's
+    default name) (--boxes 5 and --no-super-sevens had been taken silently, a review)."""
     for change in changes:
         key = change.split("=", 1)[0].strip()
         if key not in keys:
+            where = "header and default name" if key in named else "header"
             click.echo(f"bjsim: warning: {change} changes no play of the {what} (its best plays "
                        f"do not depend on {key}): it is written in the file's {where} only",
                        err=True)
 
 
-def _is_shipped_index(output: str) -> bool:
-    """Is ``output`` one of the shipped index files (strategies/indices/)?"""
+def _is_shipped_index(output: str, name: str) -> bool:
+    """Is ``output`` the shipped index file of the set ``name`` (strategies/indices/NAME.toml),
+    which may be written again with other plays of its count?"""
     from simulator.index_plays import INDEX_DIR
 
-    return Path(output).resolve().parent == INDEX_DIR.resolve()
+    return Path(output).resolve() == (INDEX_DIR / f"{name}.toml").resolve()
 
 
 def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
@@ -2509,7 +2521,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
 
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     _not_derived_from(changes, derived.CHART_KEYS, "index set",
-                      "header" + ("" if name else " and default name"))
+                      () if name else {o.split("=", 1)[0].strip() for o in overrides})
     system = load_count(count_name)
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
@@ -2540,8 +2552,8 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     name = name or "-".join([system.name, meta.get("name") or "rules",
                              *(o.replace("=", "-") for o in overrides)])
     text = dumps_indices(plays, name, rules, system, depth, " ".join(command.split()))
-    refused = None if output is not None and _is_shipped_index(output) else name_refused(
-        text, name, given=name_given)  # (the shipped file itself: regenerated, not refused)
+    refused = name_refused(text, name, given=name_given, own_file=output is not None
+                           and _is_shipped_index(output, name))
     if refused:
         raise BjsimError(refused)
     _emit(text, output, "index file")

@@ -216,11 +216,13 @@ def _not_passing_for_a_shipped_set(got: IndexSet, named: bool) -> None:
                              "know an index set by its name)")
 
 
-def name_refused(text: str, name: str, given: bool = True) -> str | None:
+def name_refused(text: str, name: str, given: bool = True,
+                 own_file: bool = False) -> str | None:
     """Why an index file ``text`` (as `exact.indices.dumps_indices` writes it) may not be named
     ``name`` (``given`` by --name, else the default from the count and the rule set's name), or
     None: a shipped set's name over other plays, which `load_indices` would refuse the file
-    for."""
+    for; ``own_file``: written as that shipped set's own file, whose plays may change (the set
+    made again), but not its count, which plans name it for."""
     if name not in list_indices():
         return None
     import tomllib
@@ -229,7 +231,7 @@ def name_refused(text: str, name: str, given: bool = True) -> str | None:
     got = IndexSet(name, data["count"],
                    tuple(_play(d, "--name", i) for i, d in enumerate(data.get("play", []))))
     shipped = load_indices(name)
-    if got.count == shipped.count and set(got.plays) == set(shipped.plays):
+    if got.count == shipped.count and (own_file or set(got.plays) == set(shipped.plays)):
         return None
     why = (f"its count is {shipped.count}, theirs {got.count}" if got.count != shipped.count
            else "its plays are others")

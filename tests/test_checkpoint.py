@@ -1196,7 +1196,7 @@ def test_a_file_s_name_edited_before_a_resume_is_refused_not_relabelling_the_run
     (tmp_path / "myrules.toml").write_text(rules.replace('name = "nz1994"\n', ""))  # (gone)
     assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
                       "the rule set's name, which the outputs give (the file's name key), is "
-                      "nz1994 there, none here")
+                      "nz1994 there, no name here")
     (tmp_path / "myrules.toml").write_text(rules)
     (tmp_path / "mystrat.toml").write_text(text)
     assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0

@@ -712,6 +712,16 @@ def test_strategy_indices_refuses_a_shipped_set_s_name_for_other_plays(monkeypat
         "name, and would refuse the file)")
     assert "(its count is hi-lo, theirs zen)" in name_refused(
         shipped.replace('count = "hi-lo"', 'count = "zen"'), "hi-lo-nz")
+    # the shipped file itself may be made again with other plays of its count, not another's
+    moved = shipped.replace("index = 4\n", "index = 5\n", 1)
+    assert name_refused(moved, "hi-lo-nz", own_file=True) is None
+    assert "(its count is hi-lo, theirs zen)" in name_refused(
+        shipped.replace('count = "hi-lo"', 'count = "zen"'), "hi-lo-nz", own_file=True)
+    from simulator.cli import _is_shipped_index
+    from simulator.index_plays import INDEX_DIR
+
+    assert _is_shipped_index(str(INDEX_DIR / "hi-lo-nz.toml"), "hi-lo-nz")
+    assert not _is_shipped_index(str(INDEX_DIR / "mine.toml"), "hi-lo-nz")  # (a review)
     monkeypatch.setattr(indices, "derive_indices", lambda *_a, **_k: [])  # (no play: others)
     out = tmp_path / "x.toml"
     result = CliRunner().invoke(cli, ["strategy", "indices", "-q", "--set", "decks=2", "--name",

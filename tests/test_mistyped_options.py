@@ -4,6 +4,7 @@ an option named as it was not typed. Each a one-line error naming what was typed
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -194,8 +195,12 @@ def test_a_rule_change_the_derived_file_does_not_depend_on_is_warned_of(monkeypa
     result = invoke("strategy", "indices", "--boxes", "3", "-q")
     assert result.exit_code == 0 and ("warning: boxes=3 changes no play of the index set (its "
                                       "best plays do not depend on boxes): it is written in the "
-                                      "file's header and default name only") in result.stderr
-    result = invoke("strategy", "indices", "--boxes", "3", "--name", "mine", "-q")
+                                      "file's header only") in result.stderr
+    assert tomllib.loads(result.stdout)["name"] == "hi-lo-nz1994"  # (not in the name: a review)
+    result = invoke("strategy", "indices", "--set", "penetration=0.8", "-q")
+    assert "it is written in the file's header and default name only" in result.stderr
+    assert tomllib.loads(result.stdout)["name"] == "hi-lo-nz1994-penetration-0.8"
+    result = invoke("strategy", "indices", "--set", "penetration=0.8", "--name", "mine", "-q")
     assert "written in the file's header only" in result.stderr, result.stderr
 
 
@@ -215,13 +220,20 @@ def test_an_underscore_in_a_decimal_key_s_value_is_not_a_number():
     (("simulate", "--rounds", "10", "000", "000"), "--rounds's value is one word: --rounds "
                                                    "10000000"),
     (("simulate", "10M"), "the rounds are given by an option: --rounds 10M"),
+    (("simulate", "--set", "decks", "=", "8"), "--set takes KEY=VALUE as one word: --set decks=8"),
+    (("simulate", "--set", "decks=", "8"), "--set takes KEY=VALUE as one word: --set decks=8"),
 ])
 def test_a_stray_word_is_said_with_what_it_likely_was(args, hint):
     # `--set decks 8` said only "Got unexpected extra argument (8)" (a newcomer's review)
     line = is_one_line_error(invoke(*args))
     assert line.startswith("Error: Got unexpected extra argument") and hint in line, line
-    line = is_one_line_error(invoke("simulate", "-n", "100", "foo"))
-    assert line == "Error: Got unexpected extra argument (foo)"
+    # no hint where none is likely: a word of its own, a second value after a --set's, a
+    # count after an option not of rounds (--workers 1 20000: not 120,000 workers), a command
+    # with no --rounds (a review of the change)
+    for bare in (("simulate", "-n", "100", "foo"), ("simulate", "--set", "decks=8", "8"),
+                 ("simulate", "--workers", "1", "20000"), ("exact", "20000")):
+        line = is_one_line_error(invoke(*bare))
+        assert line == f"Error: Got unexpected extra argument ({bare[-1]})", line
 
 
 def test_exact_and_a_penetration_sweep_name_the_code_as_every_table():

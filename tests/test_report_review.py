@@ -435,3 +435,43 @@ def test_a_report_s_super_sevens_variants_table_gives_the_exact_scope_and_z(tmp_
     with open(out / "csv" / "rule_variants_super_sevens.csv") as f:
         assert "ss_z_house_edge" in f.readline()
     assert "Exact scope cut-card: the exact difference is of a full shoe every round" in md
+
+
+def test_the_lowest_super_sevens_edge_leaves_out_the_convention_and_keys_of_no_effect():
+    # a last read: under a peek the convention's 11.400% (no play reaches it) made hitting's
+    # 12.606% never "the lowest"; a key of no effect (the penetration, a shuffle every round)
+    # was counted among the inferred rules the figures rest on
+    rows = {"hit every 7-7": {"super_sevens_house_edge": 0.12606},
+            "double every 7-7": {"super_sevens_house_edge": 0.12606},
+            "stand every 7-7": {"super_sevens_house_edge": 0.36},
+            "published convention": {"super_sevens_house_edge": 0.114, "convention": True}}
+    assert sections._lowest(rows["hit every 7-7"], rows)
+    rows["stand every 7-7"]["super_sevens_house_edge"] = 0.1  # (3,50,100,5,5: standing lower)
+    assert not sections._lowest(rows["hit every 7-7"], rows)
+    data = {"rules": [{"key": "penetration", "from": "inferred", "no_effect": True},
+                      {"key": "decks", "from": "inferred", "no_effect": False}],
+            "variants": {"available": True, "rows": [{"changed_keys": ["decks"]}]}}
+    assert sections._inferred_text(data) == (
+        "The figures rest too on 1 rule the Gazette text in hand does not give, inferred "
+        "(decks: the section Rules says from where); the section Rule variants gives what "
+        "changing decks costs.")
+    data["variants"]["rows"] = [{"changed_keys": ["hole_card"]}]  # (no inferred key changed)
+    assert "Rule variants" not in sections._inferred_text(data)
+
+
+def test_the_counters_super_sevens_return_in_the_summary_says_why_it_has_no_interval():
+    f = {"plan": {"name": "sevens-super-sevens"}, "rounds": 20_000,
+         "advantage": {"initial_bet": {"mean": -0.027, "ci95_low": -0.043, "ci95_high": -0.012,
+                                       "interval_note": None}},
+         "super_sevens": {"counter_return": 0.157, "counter_return_ci95_low": None,
+                          "counter_return_interval_note": "about 0.049 wins of line (e) ..."}}
+    text = sections._counting_summary({"counting": {"figures": f}})
+    assert ("its Super Sevens bets returned +15.700% per unit staked (no interval: about 0.049 "
+            "wins of line (e) ...)") in text
+
+
+def test_the_super_sevens_variants_scope_sentence_only_where_a_row_has_that_scope():
+    games = [{"variant": "decks-8", "ss_sd_source": "exact", "ss_exact_scope": "full"}]
+    assert "Exact scope cut-card" not in sections._variant_ss_interval_words(games)
+    games[0]["ss_exact_scope"] = "cut-card"
+    assert "Exact scope cut-card" in sections._variant_ss_interval_words(games)

@@ -1804,7 +1804,9 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "precision": main_res["run"].get("precision"),
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
                    "from": origin(rules, kv.split(" = ")[0]),
-                   "words": w + origin_note(rules, kv.split(" = ")[0])}
+                   "words": w + origin_note(rules, kv.split(" = ")[0]),
+                   # (a key of no effect under the others: the penetration without a cut card)
+                   "no_effect": bool(no_effect(rules, kv.split(" = ")[0]))}
                   for r, kv, w in describe(rules)],
         # what the departures from the NZ game cost together (exact), or None: no departure
         "against_nz": against_nz(rules),

@@ -447,13 +447,15 @@ def _lowest(hit: dict, rows: dict) -> bool:
     7-7 table's ``rows``? Not where a third seven pays less than two (3,50,100,5,5: standing
     holds it lower; a review)."""
     return all(hit["super_sevens_house_edge"] <= r["super_sevens_house_edge"] + 1e-12
-               for r in rows.values() if r.get("super_sevens_house_edge") is not None)
+               for r in rows.values() if r.get("super_sevens_house_edge") is not None
+               and not r.get("convention"))  # (a convention, no play: with a peek below all)
 
 
 def _inferred_text(data: dict) -> str | None:
     """The summary's sentence on the rules its figures rest on that the Gazette text in hand
     does not give (`from` inferred: a regulator's review found no word of them there)."""
-    inferred = [r["key"] for r in data["rules"] if r["from"] == "inferred"]
+    inferred = [r["key"] for r in data["rules"] if r["from"] == "inferred"
+                and not r.get("no_effect")]  # (no rule the figures rest on: a review)
     if not inferred:
         return None
     v = data.get("variants") or {}
@@ -484,7 +486,8 @@ def _counting_summary(data: dict) -> str | None:
     side, own = ss.get("favourable_share"), ss.get("counter_return")
     own_ci = (f" (95% CI {fmt(ss['counter_return_ci95_low'], 'spct3')} to "
               f"{fmt(ss['counter_return_ci95_high'], 'spct3')})"
-              if ss.get("counter_return_ci95_low") is not None else "")
+              if ss.get("counter_return_ci95_low") is not None else
+              f" (no interval: {ss.get('counter_return_interval_note') or 'too few bets'})")
     return (f"Card counting (plan {f['plan']['name']}, {f['rounds']:,} rounds): the counter's "
             f"advantage per unit of initial main bet is {fmt(a['mean'], 'spct3')}{interval}"
             + ("; the counter has the edge over the game" if a["ci95_low"] is not None
@@ -830,7 +833,8 @@ def wagers(data: dict) -> Section:
     ins = _wager(data, "insurance")
     ins_only = ins if ins and ins.get("exact_only") else None  # (`figures._exact_insurance`)
     # (insurance ranged by its exact SD with one box; with several by its SD per round)
-    ins_exact = bool(ins) and (ins_only is not None or int(_rule(data, "boxes")) == 1)
+    ins_exact = bool(ins) and int(_rule(data, "boxes")) == 1  # (several: no exact-only row,
+    # and a simulated one by its SD per round)
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
@@ -1517,9 +1521,11 @@ def _variant_ss_interval_words(games: list[dict]) -> str:
                      + ("its" if len(simulated) == 1 else "their") + " rules.")
     words.append("Each difference's interval is by the spread of the paired blocks, as bjsim "
                  "compare gives it, and so its z (of the house edge: the simulated difference "
-                 "less the exact one, over its SE). Exact scope cut-card: the exact difference "
-                 "is of a full shoe every round, the simulated one holds the cut card's effect "
-                 "on Super Sevens too, which bjsim has not measured, so a z there is of both.")
+                 "less the exact one, over its SE)."
+                 + (" Exact scope cut-card: the exact difference is of a full shoe every round, "
+                    "the simulated one holds the cut card's effect on Super Sevens too, which "
+                    "bjsim has not measured, so a z there is of both."
+                    if any(r.get("ss_exact_scope") == "cut-card" for r in games) else ""))
     return " ".join(words)
 
 
