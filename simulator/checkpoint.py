@@ -165,8 +165,9 @@ def _differs(saved: dict, current: dict) -> str | None:
                     "give the file its name back")  # (a rule file with no name then)
             a, b = (", ".join(map(str, v)) if isinstance(v, list) else
                     "no name" if v == "none" else v for v in (a, b))
-            return (f"{field}, which the outputs give (the file's name key), is {_cut(a)} "
-                    f"there, {_cut(b)} here: {back}, or start the run again")
+            return (f"{field}, which the outputs give (the file's name key, else its file's "
+                    f"name), is {_cut(a)} there, {_cut(b)} here: {back}, or start the run "
+                    "again")
     return None
 
 

@@ -1180,14 +1180,16 @@ def test_a_file_s_name_edited_before_a_resume_is_refused_not_relabelling_the_run
     rules = (tmp_path / "myrules.toml").read_text()
     (tmp_path / "myrules.toml").write_text(rules.replace('name = "nz1994"', 'name = "mine"'))
     assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
-                      "the rule set's name, which the outputs give (the file's name key), is "
+                      "the rule set's name, which the outputs give (the file's name key, else its "
+                      "file's name), is "
                       "nz1994 there, mine here: give the file its name back, or start the run "
                       "again")
     (tmp_path / "myrules.toml").write_text(rules)
     text = (tmp_path / "mystrat.toml").read_text()
     (tmp_path / "mystrat.toml").write_text(text.replace('name = "audited"', 'name = "other"'))
     assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
-                      "each box's strategy name, which the outputs give (the file's name key), is "
+                      "each box's strategy name, which the outputs give (the file's name key, else "
+                      "its file's name), is "
                       "audited there, other here")
     # to a shipped name, where the outputs show the file by its path (a review of the change)
     (tmp_path / "mystrat.toml").write_text(text.replace('name = "audited"', 'name = "basic"'))
@@ -1195,7 +1197,8 @@ def test_a_file_s_name_edited_before_a_resume_is_refused_not_relabelling_the_run
                       "is audited there, basic here")
     (tmp_path / "myrules.toml").write_text(rules.replace('name = "nz1994"\n', ""))  # (gone)
     assert_user_error(run_cli("simulate", "--resume", str(path), "-q"),
-                      "the rule set's name, which the outputs give (the file's name key), is "
+                      "the rule set's name, which the outputs give (the file's name key, else its "
+                      "file's name), is "
                       "nz1994 there, no name here")
     (tmp_path / "myrules.toml").write_text(rules)
     (tmp_path / "mystrat.toml").write_text(text)
