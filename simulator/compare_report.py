@@ -197,6 +197,20 @@ def _head(stats: dict, meta: dict) -> list[str]:
                                                    for s in r["game"].strategies]}), SIGNS]
 
 
+def _sevens_play_note(stats: dict) -> str:
+    """Whose 7-7 play the Super Sevens figures are of (a casino manager's review: a pay change
+    priced at +2.603 pp for basic's play is +4.787 pp for a player who hits every 7-7, and
+    nothing said which)."""
+    from simulator.report import sevens_play_text
+
+    base = stats["rows"][0]["game"]
+    play = sevens_play_text(base.strategies[0], base.rules)
+    return (f"The Super Sevens figures are of each game's strategy's 7-7 play (the baseline's: "
+            f"{play}); another play has other figures, and a change of the pays moves them "
+            "otherwise: hitting every 7-7, the published figures' convention, is --strategy "
+            "basic-super-sevens (bjsim exact gives its exact figures).")
+
+
 def same_games(stats: dict) -> dict[str, str]:
     """Each variant that is the same game as one before it (the same rules and strategies, as
     super-sevens-8-decks is decks-8 where Super Sevens is on already): its label -> that one's."""
@@ -824,6 +838,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     if any(key == "super_sevens" for key, _ in _sections(stats)):  # (as simulate's line says)
         notes.append(f"The Super Sevens intervals are from the simulated results' own spread "
                      f"({SS_SD_WORDS}).")
+        notes.append(_sevens_play_note(stats))
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"

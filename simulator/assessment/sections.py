@@ -488,10 +488,18 @@ def _counting_summary(data: dict) -> str | None:
               f"{fmt(ss['counter_return_ci95_high'], 'spct3')})"
               if ss.get("counter_return_ci95_low") is not None else
               f" (no interval: {ss.get('counter_return_interval_note') or 'too few bets'})")
+    w = f["advantage"].get("initial_bet_with_super_sevens") or {}
+    with_ss = (f"; with its Super Sevens bets, per unit of initial main and Super Sevens bet, "
+               f"{fmt(w['mean'], 'spct3')}"
+               + (f" (95% CI {fmt(w['ci95_low'], 'spct3')} to {fmt(w['ci95_high'], 'spct3')})"
+                  if w.get("ci95_low") is not None else
+                  f" (no interval: {w.get('interval_note') or 'too few bets'})")
+               if own is not None and w.get("mean") is not None else "")
+    edge = [x for x in (a, w) if x.get("ci95_low") is not None and x["ci95_low"] > 0]
     return (f"Card counting (plan {f['plan']['name']}, {f['rounds']:,} rounds): the counter's "
             f"advantage per unit of initial main bet is {fmt(a['mean'], 'spct3')}{interval}"
-            + ("; the counter has the edge over the game" if a["ci95_low"] is not None
-               and a["ci95_low"] > 0 else "")
+            + with_ss
+            + ("; the counter has the edge over the game" if edge else "")
             + (f"; its Super Sevens bets returned {fmt(own, 'spct3')} per unit staked{own_ci}"
                if own is not None else "")
             + (f"; the Super Sevens bet favoured the player (a positive exact return, by "
