@@ -2461,14 +2461,6 @@ def _not_derived_from(changes, keys, what: str, named=()) -> None:
                        err=True)
 
 
-def _is_shipped_index(output: str, name: str) -> bool:
-    """Is ``output`` the shipped index file of the set ``name`` (strategies/indices/NAME.toml),
-    which may be written again with other plays of its count?"""
-    from simulator.index_plays import INDEX_DIR
-
-    return Path(output).resolve() == (INDEX_DIR / f"{name}.toml").resolve()
-
-
 def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
     """The rules options as given (``rules_options``), as a command line writes them."""
     from simulator.rules import shown_rule_file
@@ -2516,7 +2508,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     from simulator import derived
     from simulator.counting import load_count
     from simulator.exact.indices import derive_indices, dumps_indices, scan_top
-    from simulator.index_plays import name_refused
+    from simulator.index_plays import is_shipped_file, name_refused
     from simulator.rules import plural
 
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
@@ -2553,7 +2545,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
                              *(o.replace("=", "-") for o in overrides)])
     text = dumps_indices(plays, name, rules, system, depth, " ".join(command.split()))
     refused = name_refused(text, name, given=name_given, own_file=output is not None
-                           and _is_shipped_index(output, name))
+                           and is_shipped_file(output, name))
     if refused:
         raise BjsimError(refused)
     _emit(text, output, "index file")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -195,19 +196,31 @@ def load_indices(name_or_path) -> IndexSet:
         raise IndexFileError(f"{path}: {len(counts)} different index counts: allowed at most "
                              f"{MAX_INDEX_COUNTS} (each one splits the count into another band)")
     got = IndexSet(name, count, out, description, str(path))
-    if name in list_indices() and path.resolve() != (INDEX_DIR / f"{name}.toml").resolve():
+    if name in list_indices() and not is_shipped_file(path, name):
         _not_passing_for_a_shipped_set(got, "name" in data)
     return got
+
+
+def is_shipped_file(path, name: str) -> bool:
+    """Is ``path`` the shipped index set ``name``'s own file (strategies/indices/NAME.toml)?"""
+    return Path(path).resolve() == (INDEX_DIR / f"{name}.toml").resolve()
+
+
+def _unlike_shipped(got: IndexSet) -> tuple[IndexSet, str | None]:
+    """The shipped set of ``got``'s name, and how ``got`` differs from it: ``count`` (another
+    count's plays), ``plays`` (other plays of its count) or None (the same set)."""
+    shipped = load_indices(got.name)
+    return shipped, ("count" if got.count != shipped.count else
+                     None if set(got.plays) == set(shipped.plays) else "plays")
 
 
 def _not_passing_for_a_shipped_set(got: IndexSet, named: bool) -> None:
     """An index file named as a shipped set (by its ``name``, or its file name where it has
     none) must hold that set's plays for its count, as a count or plan file named as a shipped
     one must be it: plans and reports know an index set by its name."""
-    shipped = load_indices(got.name)
-    what = (f"count = {shown(got.count)} is not {shipped.count}" if got.count != shipped.count
-            else None if set(got.plays) == set(shipped.plays)
-            else f"plays are not {shipped.name}'s")
+    shipped, differs = _unlike_shipped(got)
+    what = {"count": f"count = {shown(got.count)} is not {shipped.count}",
+            "plays": f"plays are not {shipped.name}'s", None: None}[differs]
     if what is not None:
         raise IndexFileError(f"{got.source}: name = {shown(got.name)}"
                              + ("" if named else " (the file's name: it has no 'name' key)")
@@ -230,10 +243,10 @@ def name_refused(text: str, name: str, given: bool = True,
     data = tomllib.loads(text)
     got = IndexSet(name, data["count"],
                    tuple(_play(d, "--name", i) for i, d in enumerate(data.get("play", []))))
-    shipped = load_indices(name)
-    if got.count == shipped.count and (own_file or set(got.plays) == set(shipped.plays)):
+    shipped, differs = _unlike_shipped(got)
+    if differs is None or differs == "plays" and own_file:
         return None
-    why = (f"its count is {shipped.count}, theirs {got.count}" if got.count != shipped.count
+    why = (f"its count is {shipped.count}, theirs {got.count}" if differs == "count"
            else "its plays are others")
     named = f"--name {name}: names" if given else (
         f"the default name {name} (the count's and the rule set's) names")

@@ -717,11 +717,10 @@ def test_strategy_indices_refuses_a_shipped_set_s_name_for_other_plays(monkeypat
     assert name_refused(moved, "hi-lo-nz", own_file=True) is None
     assert "(its count is hi-lo, theirs zen)" in name_refused(
         shipped.replace('count = "hi-lo"', 'count = "zen"'), "hi-lo-nz", own_file=True)
-    from simulator.cli import _is_shipped_index
-    from simulator.index_plays import INDEX_DIR
+    from simulator.index_plays import INDEX_DIR, is_shipped_file
 
-    assert _is_shipped_index(str(INDEX_DIR / "hi-lo-nz.toml"), "hi-lo-nz")
-    assert not _is_shipped_index(str(INDEX_DIR / "mine.toml"), "hi-lo-nz")  # (a review)
+    assert is_shipped_file(str(INDEX_DIR / "hi-lo-nz.toml"), "hi-lo-nz")
+    assert not is_shipped_file(str(INDEX_DIR / "mine.toml"), "hi-lo-nz")  # (a review)
     monkeypatch.setattr(indices, "derive_indices", lambda *_a, **_k: [])  # (no play: others)
     out = tmp_path / "x.toml"
     result = CliRunner().invoke(cli, ["strategy", "indices", "-q", "--set", "decks=2", "--name",
