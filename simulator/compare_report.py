@@ -33,7 +33,15 @@ from simulator.report import (
     strategy_text,
     with_note,
 )
-from simulator.rules import marked_changes, no_effect_changes, rules_dict, shown_rule_file
+from simulator.rules import (
+    DECLARED,
+    GAZETTE_WORDS,
+    gazette_word,
+    marked_changes,
+    no_effect_changes,
+    rules_dict,
+    shown_rule_file,
+)
 from simulator.source import provenance, provenance_columns
 from simulator.strategy import charts_sha256
 from simulator.tally import Z95, house_edge_of
@@ -116,6 +124,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                 x = ex.get("house_edge" if key == "house_edge" else "super_sevens_ev")
                 rows.append({
                     "variant": game.label, "changes": "; ".join(game.changes),
+                    "gazette": gazette_of(game),
                     "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
@@ -266,12 +275,21 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
         changes = ", ".join(marked_changes(game.changes, no_effect_changes(
             game.rules, game.changes))) or "(none)"
         changes += same_text(same.get(game.label), main.get(game.label))
+        if gazette_of(game):
+            changes += f"; Gazette: {gazette_of(game)}"
         pairing = row["pairing"] + (f": {row['note']}" if row.get("note") else "")
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
                 f"{pairing}" if markdown else
                 f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {pairing}")
         out.append(item)
     return out
+
+
+def gazette_of(game) -> str:
+    """What the Gazette says of the values a variant changes (`rules.gazette_word`): ``outside
+    (14.3)`` for a Super Sevens pay table it does not allow, as the report's variants table."""
+    keys = [c.split("=", 1)[0] for c in game.changes]
+    return gazette_word(game.rules, [k for k in keys if k in DECLARED])
 
 
 WITHHELD = "†"  # marks an interval withheld (too few wins of a big Super Sevens line)
@@ -835,6 +853,8 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
              *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
              *filter(None, [unreached_note(stats, meta["run"]["pair_rounds"])]),
              *meta.get("notes", ())]
+    if any(gazette_of(r["game"]) for r in stats["rows"][1:]):
+        notes.append("Gazette: " + GAZETTE_WORDS)
     if any(key == "super_sevens" for key, _ in _sections(stats)):  # (as simulate's line says)
         notes.append(f"The Super Sevens intervals are from the simulated results' own spread "
                      f"({SS_SD_WORDS}).")
@@ -943,7 +963,9 @@ def _game_json(row: dict, base) -> dict:
     out = {"label": game.label,  # (a shipped file named as the baseline's: configs/...)
            "source": shown_rule_file(game.source), "description": game.description,
            "changes": list(game.changes),
-           "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
+           "no_effect": no_effect_changes(game.rules, game.changes),
+           "gazette": gazette_of(game),  # (the legend's word; "" where it changes no key)
+           "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
            "strategy_sha256": [charts_sha256(x) for x in game.strategies],
            "strategy_note": game.strategy_note or _derived_note(game),  # (null for none, as

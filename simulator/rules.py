@@ -1406,6 +1406,37 @@ def origin(rules: Rules, key: str) -> str:
     return OUTSIDE_GAZETTE if k.source == "gazette" else CHANGED
 
 
+GAZETTE_WORDS = (
+    "what the Gazette says of the values a variant changes, with the rule: outside, a value it "
+    "does not allow; inferred rule, a rule whose NZ value is "
+    "inferred, its text not in hand; within, a value within a range it allows; a choice, a "
+    "setting of the table, not a rule; the NZ value, a rule set's departure from the NZ game "
+    "undone.")
+
+
+def gazette_word(rules, keys) -> str:
+    """What the Gazette says of a variant's values of the keys it changes (`origin`), for the
+    report's variants table and compare's variants (a regulator's review: the rules table marked
+    them, these did not): ``outside (12.3)`` for a value it does not allow, ``inferred rule
+    (10)`` for a rule whose NZ value is inferred, its text not in hand, ``within (3.1)``, ``a
+    choice`` (the boxes, the side bet), ``the NZ value`` (a table that departs from it, back to
+    it); each that holds of the keys changed, the worst first ("outside (12.3); inferred rule
+    (10)"); "" for none."""
+    if rules is None or not keys:
+        return ""
+    where = {k: origin(rules, k) for k in keys}
+    out = []
+    for kinds, word in (((OUTSIDE_GAZETTE,), "outside"), ((CHANGED,), "inferred rule"),
+                        ((WITHIN_GAZETTE,), "within"), (("choice",), "a choice"),
+                        (("gazette", "inferred"), "the NZ value")):
+        hit = [k for k, w in where.items() if w in kinds]
+        numbers = [n for n in dict.fromkeys(DECLARED[k].rule for k in hit) if n != "n/a"]
+        if hit:  # (surrender has no Gazette rule number: the word alone)
+            out.append(word + (f" ({', '.join(numbers)})" if numbers and word not in (
+                "a choice", "the NZ value") else ""))
+    return "; ".join(out)
+
+
 def _range_text(k: Key) -> str:
     if k.kind == "bool":
         return "true, false"

@@ -1933,3 +1933,22 @@ def test_compare_says_its_super_sevens_intervals_are_from_the_runs_own_spread():
             "report gives the interval by the bet's exact SD, so a little different)." in ss)
     main = run(*args, "--vary", "blackjack_pays=1.2").stdout  # (no Super Sevens table)
     assert "own spread" not in main and "Super Sevens (rule 14) house edge" not in main
+
+
+def test_each_variant_says_what_the_gazette_says_of_its_values_in_every_format():
+    # a casino manager's review: a pay table the Gazette does not allow was not marked (the
+    # report's variants table marks it)
+    args = ["compare", *TINY, "--vary", "super_sevens_pays=3,50,100,5,5", "--vary", "decks=8",
+            "--vary-strategy", "mimic-dealer"]
+    out = run(*args).stdout
+    assert "super_sevens_pays=[3, 50, 100, 5, 5]; Gazette: outside (14.3); strategy" in out
+    assert "decks=8; Gazette: within (3.1); strategy" in out
+    assert "Gazette: what the Gazette says of the values a variant changes" in out
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert [v["gazette"] for v in doc["variants"]] == ["outside (14.3)", "within (3.1)", ""]
+    assert doc["baseline"]["gazette"] == ""
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    word = {r["variant"]: r["gazette"] for r in rows if r["figures_of"] == "game"}
+    assert word["decks=8"] == "within (3.1)" and word["nz1994"] == ""
+    plain = run("compare", *TINY, "--vary-strategy", "mimic-dealer").stdout
+    assert "Gazette" not in plain

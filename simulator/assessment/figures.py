@@ -61,6 +61,7 @@ from simulator.rules import (
     Rules,
     canonical_change,
     describe,
+    gazette_word,
     no_effect,
     no_effect_changes,
     origin,
@@ -1251,30 +1252,6 @@ def _pp_example(base: dict) -> str:
     edge = base["exact_house_edge"] if exact else base["house_edge"]
     return (f"+0.200 pp takes this rule set's {100 * edge:.3f}%"
             + (" (exact)" if exact else " (simulated)") + f" to {100 * (edge + 0.002):.3f}%")
-
-
-def gazette_word(rules, keys) -> str:
-    """What the Gazette says of a variant's values of the keys it changes (`rules.origin`), for
-    the variants table (a regulator's review: the rules table marked them, this one did not):
-    ``outside (12.3)`` for a value it does not allow, ``inferred rule (10)`` for a rule whose
-    NZ value is inferred, its text not in hand, ``within (3.1)``, ``a choice`` (the boxes, the
-    side bet), ``the NZ value`` (a table that departs from it, back to it); each that holds of
-    the keys changed, the worst first ("outside (12.3); inferred rule (10)"); "" for none."""
-    from simulator.rules import DECLARED
-
-    if rules is None or not keys:
-        return ""
-    where = {k: origin(rules, k) for k in keys}
-    out = []
-    for kinds, word in (((OUTSIDE_GAZETTE,), "outside"), ((CHANGED,), "inferred rule"),
-                        ((WITHIN_GAZETTE,), "within"), (("choice",), "a choice"),
-                        (("gazette", "inferred"), "the NZ value")):
-        hit = [k for k, w in where.items() if w in kinds]
-        numbers = [n for n in dict.fromkeys(DECLARED[k].rule for k in hit) if n != "n/a"]
-        if hit:  # (surrender has no Gazette rule number: the word alone)
-            out.append(word + (f" ({', '.join(numbers)})" if numbers and word not in (
-                "a choice", "the NZ value") else ""))
-    return "; ".join(out)
 
 
 def _in_rule_set(game: dict, variant, rules) -> dict:

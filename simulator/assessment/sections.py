@@ -69,7 +69,14 @@ from simulator.exact.compare import (
     table_measured,
 )
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
-from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend, plural
+from simulator.rules import (
+    CHANGED,
+    GAZETTE_WORDS,
+    OUTSIDE_GAZETTE,
+    WITHIN_GAZETTE,
+    origin_legend,
+    plural,
+)
 from simulator.source import NOT_GIT, PATTERNS
 from simulator.tally import MIN_ROUNDS, MIN_WINS, NO_SUPER_SEVENS, Z95, lines_words
 
@@ -813,12 +820,7 @@ FIXED_RULES = (
     "above).")
 
 
-GAZETTE_COLUMN = (
-    " Gazette: what the Gazette says of the values a variant changes, with the rule: outside, a "
-    "value it does not allow (as the section Rules marks one); inferred rule, a rule whose NZ "
-    "value is inferred, its text not in hand; within, a value within a range it allows; a "
-    "choice, a setting of the table, not a rule; the NZ value, a rule set's departure from the "
-    "NZ game undone.")
+GAZETTE_COLUMN = " Gazette: " + GAZETTE_WORDS
 
 
 def wagers(data: dict) -> Section:
