@@ -3319,23 +3319,28 @@ def _refuse_stake(overrides, user: str, instead: str, rules=None, rules_path=Non
                          + (f", or {or_else}" if or_else else ""))
 
 
-def _plan_warnings(plan, games) -> None:
+def _plan_warnings(plan, games) -> list[str]:
     """A counting plan's odd steps and wonging (`plans.plan_warnings`), a warning line each: played
-    as written, as the user may mean them."""
+    as written, as the user may mean them. Returned for the output's ``run.warnings``."""
     from simulator.plans import plan_warnings
 
-    for line in plan_warnings(plan, games):
+    lines = plan_warnings(plan, games)
+    for line in lines:
         click.echo(f"bjsim: warning: {line}", err=True)
+    return lines
 
 
-def _sevens_warnings(plan, games, strategy) -> None:
+def _sevens_warnings(plan, games, strategy) -> list[str]:
     """A Super Sevens bet the plan makes at a count where, under these rules and ``strategy``'s
     7-7 play, the house has the edge, or one it passes up where the player has it
-    (`counting_report.sevens_bet_warnings`): a warning line each, played as written."""
+    (`counting_report.sevens_bet_warnings`): a warning line each, played as written. Returned
+    for the output's ``run.warnings``."""
     from simulator.counting_report import sevens_bet_warnings
 
-    for line in sevens_bet_warnings(plan, games, strategy):
+    lines = sevens_bet_warnings(plan, games, strategy)
+    for line in lines:
         click.echo(f"bjsim: warning: {line}", err=True)
+    return lines
 
 
 def _count_list(fmt: str = "table") -> str:
@@ -3519,7 +3524,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                   "by --set, or the side bet off (--no-super-sevens)", rules,
                   _as_named(ctx, rules_path), file=rules_path)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
-    _plan_warnings(plan, [r for _, r in games])
+    warnings = _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
     _no_effect_warnings(rules, overrides, sets)
@@ -3547,7 +3552,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         (name,), files = _shown_strategies(ctx, [strategy_name], [strategy])
         label = _chart_label(rules, [name], quiet)
     label = "; ".join(x for x in (whose, label) if x) or None
-    _sevens_warnings(plan, [r for _, r in games], strategy)
+    warnings += _sevens_warnings(plan, [r for _, r in games], strategy)
     if optimal and optimal["path"]:  # (what the written plan's replay needs, from any folder)
         optimal |= _replay(rules_path, file_meta, sets, strategy_name, seed, chunk_rounds,
                            rounds)
@@ -3564,7 +3569,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _count_report(runs, plan, bankroll, penetrations, rules,
                                _as_named(ctx, rules_path), file_meta, sets, fmt, output,
-                               optimal, rounds_per_hour)
+                               optimal, rounds_per_hour, warnings)
     written = failed is None or not failed.message.startswith("--optimal-plan")
     if optimal and optimal["path"] and written and not quiet:
         click.echo(f"bjsim: the optimal plan is in {optimal['path']}; to play it on this "
@@ -3691,17 +3696,19 @@ def _optimal_plan(path, plan, o: dict, meta: dict, optimal: dict) -> OutputError
 
 
 def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,
-                  output, optimal=None, rounds_per_hour=None) -> OutputError | None:
+                  output, optimal=None, rounds_per_hour=None, warnings=()) -> OutputError | None:
     """`bjsim count`'s report of ``runs`` written to ``output`` (`_emit_run`); with ``optimal``
     (`_optimal_options`) its section of optimal bets, and the optimal plan written;
-    ``rounds_per_hour``: the figures an hour too (`counting_report.per_hour`)."""
+    ``rounds_per_hour``: the figures an hour too (`counting_report.per_hour`); ``warnings``: the
+    plan's, as stderr gave them (`_plan_warnings`, `_sevens_warnings`), in ``run.warnings``."""
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll, rounds_per_hour)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
     meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan),
-                                 "boxes_note": count_runs.boxes_note(rules, plan)}
+                                 "boxes_note": count_runs.boxes_note(rules, plan),
+                                 "warnings": list(warnings)}
     failed = None  # (the optimal plan's file, where it cannot be written)
     if penetrations is None:
         if runs.stopped:  # the counter's run whole, its control cut short

@@ -1451,6 +1451,7 @@ def _head(f: dict, meta: dict) -> list[str]:
              *([unlike] if unlike else []),
              f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
              *[f"Note:      {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)],
+             *[f"Warning:   {w}" for w in run.get("warnings") or ()],
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
                                        run.get("strategy_note")),
              *([f"           {files_text(run['strategy_files'])}"]
@@ -2091,6 +2092,8 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
               "partial"):
         if k in run:  # (strategy_files: json's dict, written as simulate's csv writes it)
             w.writerow({"section": "run", "item": k, "value": run[k]})
+    for line in run.get("warnings") or ():  # (json's run.warnings: a row each)
+        w.writerow({"section": "run", "item": "warning", "value": line})
 
 
 def _rules_rows(w, meta: dict) -> None:
@@ -2307,6 +2310,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                if rows[0].get("bankroll") is None else
                f"; bankroll for the risk of ruin: {_num(rows[0]['bankroll'], 0)} units")]
     head += [f"Note: {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)]
+    head += [f"Warning: {w}" for w in run.get("warnings") or ()]
     head.append(code_line(meta))  # (as the single count's table)
     if run.get("partial"):
         head.append(partial_sweep_text(rows, run.get("penetrations") or [], asked,

@@ -1546,7 +1546,7 @@ def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
         f"bjsim: warning: --set dealer_blackjack_takes=\"all\" has no effect under these "
         f"rules ({why}): every value of dealer_blackjack_takes gives the same figures"]
     assert f'  dealer_blackjack_takes="original": dealer_blackjack_takes="original" (no effect: ' \
-           f"{why}); strategy" in table.stdout
+           f"{why}); Gazette: outside (4.1, 12.2); strategy" in table.stdout
     doc = json.loads(run("compare", *args, "-f", "json").stdout)
     assert doc["baseline"]["no_effect"] == doc["variants"][0]["no_effect"] == {
         "dealer_blackjack_takes": why}

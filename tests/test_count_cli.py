@@ -1661,3 +1661,27 @@ def test_a_plan_named_without_its_toml_suffix_is_pointed_to_its_file(tmp_path, m
     line = is_one_line_error(invoke("count", "--plan", "myplan"))
     assert "unknown counting plan 'myplan': did you mean 'myplan.toml', the file? allowed" in line
     assert not fake_engine
+
+
+def test_the_plans_warnings_are_kept_in_every_format_not_on_stderr_alone():
+    # a casino manager's review: the warning that the shipped sevens plan bets where the house
+    # has the edge under another pay table went to stderr only; the file handed on said nothing
+    args = ["count", "--plan", "sevens-super-sevens", "--set",
+            "super_sevens_pays=3,50,100,500,2000", "--rounds", "4000", "--chunk-rounds", "2000"]
+    loud = CliRunner().invoke(cli, args)
+    assert loud.exit_code == 0, loud.output
+    said = [ln.removeprefix("bjsim: warning: ") for ln in loud.stderr.splitlines()
+            if ln.startswith("bjsim: warning: ")]
+    assert said and "the plan bets where the house has the edge" in said[0]
+    quiet = [*args, "-q"]
+    text = CliRunner().invoke(cli, quiet).stdout
+    assert all(f"\nWarning:   {w}\n" in text for w in said)
+    doc = json.loads(CliRunner().invoke(cli, [*quiet, "-f", "json"]).stdout)
+    assert doc["run"]["warnings"] == said
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(cli, [*quiet, "-f", "csv"]).stdout)))
+    assert [r["value"] for r in rows if r.get("item") == "warning"] == said
+    sweep = CliRunner().invoke(cli, [*quiet, "--penetrations", "0.7,0.8"]).stdout
+    assert "\nWarning: " in sweep and "the plan bets where the house has the edge" in sweep
+    plain = json.loads(CliRunner().invoke(cli, ["count", "--rounds", "2000", "--chunk-rounds",
+                                                "2000", "-q", "-f", "json"]).stdout)
+    assert plain["run"]["warnings"] == []
