@@ -112,7 +112,15 @@ RUIN_FROM_NETS = ("worked out from the distribution of a round's net, as the Sup
                   "at which "
                   "the mean of exp(-R x) over the rounds' nets x is 1 (for normal rounds R = "
                   "2 m / s^2, the diffusion formula's), the rounds taken as independent as that "
-                  "formula takes them")
+                  "formula takes them; a win many times 1 / R units adds almost nothing to that "
+                  "mean whatever its size, so pay tables that differ in their top pays alone "
+                  "give about the same risk")
+# SCORE and N0 where the nets hold Super Sevens results (``score_sevens_note``): the pays'
+# variance is in their SD, though they never lose (a casino manager's review: a smaller top pay
+# raised SCORE while the win fell).
+SS_SCORE = ("count as risk the SD of the net per round, which the Super Sevens pays swell "
+            "though they only ever win: a smaller top pay can raise SCORE and lower N0 while the "
+            "win falls, so compare pay tables by the win per 100 rounds and the risk of ruin")
 RUIN_DIFFUSION = ("the diffusion formula's, exp(-2 m B / s^2): m and s the mean and SD of the net "
                   "per round, B the bankroll, the rounds taken as independent and near normal")
 RUIN_METHODS = {"diffusion": RUIN_DIFFUSION, "net distribution": RUIN_FROM_NETS}
@@ -172,6 +180,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "no_edge_note": NO_EDGE if ok and mean <= 0 else None,
+        "score_sevens_note": SS_SCORE if moved and ok else None,
         "risk_of_ruin": (ruin(mean) if ok and bankroll is not None and (not moved or by_nets)
                          else None),
         "risk_of_ruin_note": RUIN_WITHHELD if moved and not by_nets and bankroll is not None
@@ -1281,6 +1290,7 @@ def sweep_rows(runs) -> list[dict]:
                      "per_round_interval_note": p["interval_note"],
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
                      "no_edge_note": p["no_edge_note"],
+                     "score_sevens_note": p["score_sevens_note"],
                      "risk_of_ruin_note": p["risk_of_ruin_note"],
                      "risk_of_ruin_method": p["risk_of_ruin_method"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"],
@@ -1544,6 +1554,12 @@ def ruin_method_lines(rows) -> list[str]:
             for m in dict.fromkeys(r.get("risk_of_ruin_method") for r in rows) if m]
 
 
+def score_note_lines(rows) -> list[str]:
+    """The line saying SCORE and N0 count the Super Sevens pays as risk, where any of ``rows``
+    (``score_sevens_note``: nets holding Super Sevens results) says so."""
+    return [f"SCORE and N0 {SS_SCORE}."] if any(r.get("score_sevens_note") for r in rows) else []
+
+
 def no_edge_line(notes) -> list[str]:
     """The line saying SCORE and N0 are n/a, where any of ``notes`` (``no_edge_note``) is."""
     return ([f"SCORE and N0: {NOT_APPLICABLE}, {NO_EDGE}."] if any(notes) else [])
@@ -1556,6 +1572,7 @@ def _round_notes(p: dict) -> list[str]:
     ruin = ["", f"The risk of ruin is {p['risk_of_ruin_note']}."] if p.get(
         "risk_of_ruin_note") else []
     ruin += ["", *ruin_method_lines([p])] if p.get("risk_of_ruin_method") else []
+    edge += ["", *score_note_lines([p])] if p.get("score_sevens_note") else []
     ruin += ["", f"No SE or interval for the risk of ruin: {p['risk_of_ruin_interval_note']}."
              ] if p.get("risk_of_ruin_interval_note") else []
     if p.get("interval_note"):  # (a risk of ruin not given at all: said apart)
@@ -2404,6 +2421,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
     out += no_edge_line(r.get("no_edge_note") for r in rows)
+    out += score_note_lines(rows)
     if any(r.get("risk_of_ruin_note") for r in rows):
         out += [f"The risk of ruin is {RUIN_WITHHELD}."]
     out += ruin_method_lines(rows)
@@ -2730,7 +2748,8 @@ def _ramp_notes(rows: list[tuple[str, dict]]) -> list[str]:
     and N0 do not apply, how the risk of ruin is worked out, and why a row has no SE or interval
     (of the risk of ruin alone, or of every figure)."""
     ps = [p for _, p in rows]
-    out = [*no_edge_line([p.get("no_edge_note") for p in ps]), *ruin_method_lines(ps)]
+    out = [*no_edge_line([p.get("no_edge_note") for p in ps]), *score_note_lines(ps),
+           *ruin_method_lines(ps)]
     for label, p in rows:
         if p.get("interval_note"):
             out.append(f"No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "

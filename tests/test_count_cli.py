@@ -1685,3 +1685,24 @@ def test_the_plans_warnings_are_kept_in_every_format_not_on_stderr_alone():
     plain = json.loads(CliRunner().invoke(cli, ["count", "--rounds", "2000", "--chunk-rounds",
                                                 "2000", "-q", "-f", "json"]).stdout)
     assert plain["run"]["warnings"] == []
+
+
+def test_score_and_n0_say_they_count_the_super_sevens_pays_as_risk():
+    # a casino manager's review: cutting the top pay raised SCORE 55% while the win fell, and
+    # the risk of ruin was alike under both pay tables, with no word why
+    from simulator.counting_report import SS_SCORE
+
+    args = ["count", "--rounds", "4000", "--chunk-rounds", "2000", "-q", "--bankroll", "200"]
+    sevens = CliRunner().invoke(cli, [*args, "--plan", "sevens-super-sevens"])
+    assert sevens.exit_code == 0, sevens.output
+    assert f"\nSCORE and N0 {SS_SCORE}.\n" in sevens.stdout
+    assert "pay tables that differ in their top pays alone give about the same risk" in \
+        sevens.stdout
+    doc = json.loads(CliRunner().invoke(cli, [*args, "--plan", "sevens-super-sevens", "-f",
+                                              "json"]).stdout)
+    assert doc["results"]["per_round_played"]["score_sevens_note"] == SS_SCORE
+    sweep = CliRunner().invoke(cli, [*args, "--plan", "sevens-super-sevens", "--penetrations",
+                                     "0.7,0.8"]).stdout
+    assert f"SCORE and N0 {SS_SCORE}." in sweep
+    hi_lo = CliRunner().invoke(cli, [*args, "--plan", "hi-lo-1-12"]).stdout
+    assert "SCORE and N0 count as risk" not in hi_lo

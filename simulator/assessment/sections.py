@@ -52,6 +52,7 @@ from simulator.counting_report import (
     refill_words,
     ruin_method_lines,
     ruin_pct,
+    score_note_lines,
     sig3,
     ss_spread,
     sweep_columns_out,
@@ -1720,6 +1721,7 @@ def counting(data: dict) -> Section | None:
            if f["per_round_played"].get("no_edge_note") else "")
         + (f" The risk of ruin is {f['per_round_played']['risk_of_ruin_note']}."
            if f["per_round_played"].get("risk_of_ruin_note") else "")
+        + "".join(" " + x for x in score_note_lines([f["per_round_played"]]))
         + "".join(" " + x for x in ruin_method_lines([f["per_round_played"]]))
         + (" The risk of ruin has no SE or interval: "
            f"{f['per_round_played']['risk_of_ruin_interval_note']}."
@@ -1920,6 +1922,7 @@ def counting(data: dict) -> Section | None:
                       else "")
                    + (f" The risk of ruin is {c['sweep'][0]['risk_of_ruin_note']}."
                       if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
+                   + "".join(" " + x for x in score_note_lines(c["sweep"]))
                    + "".join(" " + x for x in ruin_method_lines(c["sweep"]))
                    + "".join(" " + x for x in [sweep_whole_se_line(c["sweep"])] if x)
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
