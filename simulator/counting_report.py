@@ -529,10 +529,12 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
     count with exact deck estimation (`sevens_density`), is made at a count where the bet's
     exact return (`exact.sevens.value_by_sevens_left`, by ``strategy``'s 7-7 play) is below 0
     at some depth a round starts at, or where one count below it the return is above 0 at every
-    depth: the plan's counts were chosen for other pays, another 7-7 play or another cut card,
-    and are played as written. None for a game shuffling every round (the count never builds)
-    or a strategy whose 7-7 play changes with the count. A plan betting at every count (a
-    ``base`` above 0) is checked at a count of 0, a full shoe's density of sevens."""
+    depth (at each depth, the fewest whole sevens left that the count allows: a shoe holds no
+    fraction of a seven, a card counter's review): the plan's counts were chosen for other
+    pays, another 7-7 play or another cut card, and are played as written. None for a game
+    shuffling every round (the count never builds) or a strategy whose 7-7 play changes with
+    the count. A plan betting at every count (a ``base`` above 0) is checked at a count of 0, a
+    full shoe's density of sevens."""
     from simulator.exact.sevens import value_by_sevens_left
 
     ramp = plan.super_sevens
@@ -549,10 +551,11 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
         plays, decks = exact_plays(rules, play), rules.decks
 
         def returns(t, rules=rules, plays=plays):  # (return, cards left) at a round's start
-            per = (4 + t / (13 * plan.count.tags[0])) / 52  # sevens a card at true count t
-            return [(value_by_sevens_left(rules, n, n * per, plays), n)
-                    for n in range(max(3, 52 * rules.decks - (rules.cut - 1)), 52 * rules.decks + 1)
-                    if n * per <= min(n, 4 * rules.decks)]  # fmt: skip
+            per = (4 + Fraction(t) / (13 * plan.count.tags[0])) / 52  # sevens a card at count t
+            fewest = ((n, math.ceil(n * per)) for n in range(  # (whole sevens: count t or more)
+                max(3, 52 * rules.decks - (rules.cut - 1)), 52 * rules.decks + 1))
+            return [(value_by_sevens_left(rules, n, s, plays), n) for n, s in fewest
+                    if s <= min(n, 4 * rules.decks)]
 
         top = counting.start_counts(plan.count, plan.resolution, decks, rules.cut)[1]
         whose = ("the published convention's 7-7 play (a third card always dealt)"
@@ -638,12 +641,12 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
                               weigh=dict(check["lines"]))  # (the big pays a full shoe's)
     if sim["n"] * p < MIN_WINS:
         wins = wins_number(sim["n"] * p)
-        depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
-                 else "")
+        chance = (f"at {4 * density:.2f} sevens a deck among the {check['left_min']} cards "
+                  "left at the cut card: the fewest this count leaves" if density < 1 else
+                  "a full shoe's: this count leaves at least a full shoe's 4 sevens a deck")
         return (f"fewer than {MIN_WINS} wins of {pay_words(line, pay, check['pays'])} expected "
                 f"in {sim['n']:,} bets (about {wins}, {'its' if len(line) == 1 else 'their'} "
-                f"chance at {4 * density:.2f} sevens a deck{depth}: the fewest this count "
-                "leaves, at most a full shoe's 4): too few for a normal interval or z")
+                f"chance {chance}): too few for a normal interval or z")
     return None
 
 

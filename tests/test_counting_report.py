@@ -883,7 +883,10 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
         -L.TC_MIN]
     (row,) = CR.figures(high, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
     assert row["z_house_edge"] is None
-    assert "(about 23.9, its chance at 4.00 sevens a deck" in row["z_note"]
+    # (a card counter's review: it read "at 4.00 sevens a deck: the fewest this count leaves",
+    # where +13 leaves 5 a deck or more)
+    assert ("(about 23.9, its chance a full shoe's: this count leaves at least a full shoe's 4 "
+            "sevens a deck)") in row["z_note"]
     # the overall return keeps the full shoe's chance (its bets are of every count)
     f9 = CR.figures(at[-9], sevens, Rules(), strategy=strategy)
     assert f9["super_sevens"]["z_house_edge"] is not None

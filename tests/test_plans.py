@@ -6,8 +6,10 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import json
+import math
 import sys
 import types
+from fractions import Fraction
 
 import pytest
 from hypothesis import given
@@ -47,29 +49,39 @@ def test_the_shipped_plans_are_what_their_files_say():
 
 
 def _value(rules, cards_left: int, true_count: float) -> float | None:
-    """The Super Sevens return at a sevens true count, or None where it cannot happen."""
-    sevens = (4 + true_count / 13) * cards_left / 52
+    """The Super Sevens return at a sevens true count of ``true_count`` or more: from the fewest
+    whole sevens that count allows (a shoe holds no fraction of a seven), or None where a shoe
+    cannot hold them."""
+    sevens = math.ceil(Fraction(cards_left) * (4 + Fraction(true_count) / 13) / 52)
     if sevens > 4 * rules.decks:
         return None
     return value_by_sevens_left(rules, cards_left, sevens)
 
 
+def _lowest(rules, t) -> tuple[float, int]:
+    """The lowest return at a count of ``t`` or more where a round can start, and its depth."""
+    n_cards = 52 * rules.decks
+    return min((v, n) for n in range(n_cards - (rules.cut - 1), n_cards + 1)
+               if (v := _value(rules, n, t)) is not None)
+
+
 def test_the_sevens_plan_bets_exactly_where_the_side_bet_favours_the_player():
     # The file's claim: at 75% penetration a round begins with at least 79 cards left; at a
     # sevens true count of +8 the bet's exact return is positive at every such depth (lowest
-    # +2.6%, 79 cards), at +7 it is not (-1.0% at 79 cards).
+    # +5.4%, 90 cards, 8 sevens), at +7 it is not (-0.26% at 80 cards, 7 sevens). (A card
+    # counter's review: it had read +2.6% and -1.0% at 79 cards, from 7.01 and 6.89 sevens.)
     rules = Rules()
     threshold = P.load_plan("sevens-super-sevens").super_sevens.steps[0][0]
     first_left = 52 * rules.decks - (rules.cut - 1)
     assert first_left == 79
-
-    def lowest(t):
-        return min(v for n in range(first_left, 52 * rules.decks + 1)
-                   if (v := _value(rules, n, t)) is not None)
-
-    assert lowest(threshold) == pytest.approx(0.0256, abs=5e-4)
-    assert lowest(threshold - 1) == pytest.approx(-0.0104, abs=5e-4)
-    assert _value(rules, 260, 3.4) < 0 < _value(rules, 260, 3.6)  # the table's 5 decks: 3.50
+    low, at = _lowest(rules, threshold)
+    assert low == pytest.approx(0.0542, abs=5e-4) and at == 90
+    low, at = _lowest(rules, threshold - 1)
+    assert low == pytest.approx(-0.0026, abs=5e-5) and at == 80
+    assert sum(1 for n in range(79, 313) if (_value(rules, n, threshold - 1) or 0) < 0) == 1
+    # the table's zero at 5 decks left (3.50), by the density itself
+    assert (value_by_sevens_left(rules, 260, 260 * (4 + 3.4 / 13) / 52) < 0
+            < value_by_sevens_left(rules, 260, 260 * (4 + 3.6 / 13) / 52))
 
 
 def _error(data: dict) -> str:
@@ -440,13 +452,16 @@ def test_the_sevens_threshold_is_said_to_hold_at_75_percent_only(where):
     first_deep = 52 * deep.decks - (deep.cut - 1)
     first_shallow = 52 * shallow.decks - (shallow.cut - 1)
     assert (first_deep, first_shallow) == (32, 126)
-    assert _value(deep, 70, 8) < 0 < _value(deep, 71, 8)  # +8 negative below 71 cards
-    assert _value(deep, 32, 8) == pytest.approx(-0.249, abs=5e-4)
-    assert _value(shallow, 126, 6) == pytest.approx(0.028, abs=5e-4)
-    assert _value(shallow, 126, 5) < 0
+    negative = [n for n in range(32, 313) if (_value(deep, n, 8) or 0) < 0]
+    assert negative == [32, 33, 42, 43, 44, 45, 55, 56]  # +8 negative at 8 depths, 32 to 56
+    low, at = _lowest(deep, 8)
+    assert low == pytest.approx(-0.194, abs=5e-4) and at == 33
+    assert _lowest(shallow, 5)[0] == pytest.approx(0.0026, abs=5e-5)
+    assert _lowest(shallow, 4)[0] < 0
     assert "at 75%, and only there" in text
-    for words in ("as few as 32 cards left", "negative below 71 cards (-24.9% at 32)",
-                  "at least 126 cards left", "+6 (+2.8%) and +7 are already positive"):
+    for words in ("as few as 32 cards left", "negative at 8 depths from 32 to 56 cards left",
+                  "(-19.4% at 33, 3 sevens)", "at least 126 cards left",
+                  "+5 (+0.26%), +6 and +7 are already positive", "at least +5.4%"):
         assert words in text, words
 
 
@@ -563,9 +578,8 @@ def test_a_sevens_bet_where_the_house_has_the_edge_is_warned_of():
     assert sevens_bet_warnings(P.load_plan("hi-lo-1-12"), [nz], basic) == []  # no sevens count
     low_pays = apply_overrides(nz, ["super_sevens_pays=3,40,80,400,4000"])
     (line,) = sevens_bet_warnings(plan, [low_pays], hits)
-    at = min(value_by_sevens_left(low_pays, n, (4 + 8 / 13) * n / 52) for n in range(79, 313)
-             if (4 + 8 / 13) * n / 52 <= 24)
-    assert at < 0 and f"{100 * at:+.2f}% at 79 cards left" in line, line
+    at, n = _lowest(low_pays, 8)
+    assert at < 0 and f"{100 * at:+.2f}% at {n} cards left" in line, line
     assert "pays 3/40/80/400/4000" in line and "the house has the edge" in line
     assert "a third card always dealt" in line  # (the convention: hits every 7-7)
     best = int(line.rsplit("from ", 1)[1])
@@ -575,12 +589,12 @@ def test_a_sevens_bet_where_the_house_has_the_edge_is_warned_of():
     # The default basic strategy splits 7-7 against 2-7: worth less, and said by its play.
     (line,) = sevens_bet_warnings(plan, [nz], basic)
     assert "the strategy's 7-7 play (split v 2-7, hit v 8-A)" in line
-    assert "-9.73% at 79 cards left" in line, line
-    # The cut card moved: 0.9 bets where the house has the edge (-24.9% at 32 cards, the
+    assert "-7.82% at 90 cards left" in line, line
+    # The cut card moved: 0.9 bets where the house has the edge (-19.4% at 33 cards, the
     # docs' figure), 0.6 passes up +7, above 0 at every depth from 126 cards.
     deep, shallow = (apply_overrides(nz, [f"penetration={p}"]) for p in (0.9, 0.6))
     (line,) = sevens_bet_warnings(plan, [deep], hits)
-    assert "-24.90% at 32 cards left" in line
+    assert "-19.45% at 33 cards left" in line
     (line,) = sevens_bet_warnings(plan, [shallow], hits)
     assert "+7, below the plan's first bet" in line and "passes up" in line
     assert f"{100 * _value(shallow, 126, 7):+.2f}%, at 126 cards left" in line
