@@ -14,6 +14,7 @@ import gzip
 import json
 import math
 import os
+import shlex
 
 import pandas as pd
 
@@ -526,9 +527,10 @@ def cut_card_difference_z(decks: int, penetration: float | None = None, boxes: i
             f"every round: dealt to a cut card, each game's simulated figure holds "
             f"{cut_card_words(decks, penetration, boxes)}, in part where blocks each start from a "
             "fresh shuffle, "
-            "which the exact figures do not; with the same shoe it mostly cancels in the "
-            "difference, but what is left of it is in z too, and can make |z| large over many "
-            "rounds with nothing wrong")
+            "which the exact figures do not; where both games deal the same decks to the same cut "
+            "card it mostly cancels in the difference, but what is left of it is in z too, and "
+            "can make |z| large over many rounds with nothing wrong (the ~ rows change it: "
+            "below)")
 
 
 def cut_card_note(stats: dict) -> str | None:
@@ -622,21 +624,72 @@ def unused_rules_note(stats: dict, where: str = " (Variants, above)") -> str | N
 def counter_note(stats: dict) -> str | None:
     """Where a variant moves the cut card or takes it away: its difference is the strategy's,
     which does not count; what the cut card's place is worth to a card counter is bjsim
-    count's, at the penetrations the games deal to (the baseline's rules)."""
+    count's, at the penetrations the games deal to (the baseline's rules), and for a variant
+    that changes other rules too, at its own (a rule-variant analyst's review: a 1-deck
+    variant had been pointed at the 6-deck baseline's sweep)."""
     def cut(rules):  # (the cut card's place; none where the shoe is shuffled every round)
         return rules.penetration if rules.shuffle == "cut-card" else None
+
+    def sweep(games) -> str:  # the penetrations of the baseline and ``games``
+        pens = sorted({p for g in games if (p := cut(g.rules)) is not None}
+                      | {cut(base) or base.penetration})
+        return f"bjsim count --penetrations {','.join(f'{p:g}' for p in pens)}"
+
+    def others(game) -> list[str]:  # its changes but the cut card's
+        return [c for c in game.changes
+                if c.split("=", 1)[0] not in ("penetration", "shuffle")]
 
     base = stats["rows"][0]["game"].rules
     moved = [r["game"] for r in stats["rows"][1:] if cut(r["game"].rules) != cut(base)]
     if not moved:
         return None
-    pens = sorted({p for g in (stats["rows"][0]["game"], *moved)
-                   if (p := cut(g.rules)) is not None} | {cut(base) or base.penetration})
+    alone = [g for g in moved if not others(g)]
+    own = [f"{g.label}, at its own rules: {sweep([g])}"
+           + (" with the baseline's --rules and --set, and" if base != type(base)() else "")
+           + " " + " ".join(f"--set {shlex.quote(c)}" for c in others(g)) for g in moved
+           if others(g)]
+    at_base = ([f"{sweep(alone)}" + (" with the baseline's --rules and --set"
+                                     if base != type(base)() else "")] if alone else [])
     return (f"{', '.join(g.label for g in moved)}: the cut card moved or taken away, for the "
             "strategy played, which does not count; what its place is worth to a card counter "
-            "(the counter's advantage at each penetration, the baseline's rules): bjsim count "
-            f"--penetrations {','.join(f'{p:g}' for p in pens)}"
-            + (" with the baseline's --rules and --set" if base != type(base)() else "") + ".")
+            "(the counter's advantage at each penetration"
+            + (", the baseline's rules): " if alone else "): ")
+            + "; ".join(at_base + own) + ".")
+
+
+def _sized_shifts(rows: list, base) -> str:
+    """The change of the measured cut-card effect (`exact.compare.cut_card_effect`) from the
+    baseline ``base`` to each ``rows``' game where both are measured as they are played (basic
+    strategy on every box, a cut card at 75%, their decks and boxes measured, not taken from
+    neighbours), with the z less that change over the difference's SE: ``decks=1 +0.101 pp (z
+    -0.27)`` (a rule-variant analyst's review: the README's 1-deck row read z +2.56 with the
+    shift unsized); "" for none."""
+    from simulator.derived import DERIVED_BASIC
+    from simulator.exact.compare import (
+        CUT_CARD_BOXES,
+        CUT_CARD_MEASURED,
+        cut_card_effect,
+        effect_measured,
+    )
+
+    basic = {"basic", DERIVED_BASIC}  # (the strategy the effect was measured for)
+
+    def effect(game) -> float | None:
+        r = game.rules
+        exact = (r.decks, r.boxes) in CUT_CARD_BOXES or r.boxes == 1 and r.decks in \
+            CUT_CARD_MEASURED
+        return (cut_card_effect(r.decks, r.boxes) if r.shuffle == "cut-card" and exact
+                and effect_measured(r.penetration) and set(game.names) <= basic else None)
+
+    out = []
+    for row in rows:
+        d = (row["difference"] or {}).get("house_edge") or {}
+        a, b = effect(base), effect(row["game"])
+        if None in (a, b) or d.get("z") is None or not d.get("se"):
+            continue
+        out.append(f"{row['game'].label} {100 * (b - a):+.3f} pp (z "
+                   f"{d['z'] - (b - a) / d['se']:+.2f})")
+    return ", ".join(out)
 
 
 def _notes(stats: dict, has_exact: bool) -> list[str]:
@@ -666,10 +719,15 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
                "baseline's, with its sign turned (as far as the baseline's blocks reach its "
                "cut card)")
         if "cut-card" in scopes and played:
+            sized = _sized_shifts(played, stats["rows"][0]["game"])
             notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
                          "card: the simulated difference also holds the change of the cut-card "
                          "effect, which the exact one (a full shoe every round) does not"
-                         + (f"; that of {own}" if own else "") + ".")
+                         + (f"; that of {own}" if own else "")
+                         + (f"; that change on the house edge where bjsim measured the effect "
+                            f"(basic strategy, 75% penetration), and the house edge's z less it "
+                            f"over its SE: {sized}"
+                            if sized else "") + ".")
         elif "cut-card" in scopes:
             notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
                          f"card: the simulated difference of {own}, which the exact one (a full "

@@ -322,7 +322,8 @@ def test_a_rule_the_chart_never_uses_says_why_it_is_worth_nothing():
     from simulator import compare_report
 
     text = compare_report.render_text(res.stats, res.meta)
-    assert (f"  late: surrender=\"late\"; strategy basic (the baseline's); plays identically to "
+    assert (f"  late: surrender=\"late\"; Gazette: inferred rule; strategy basic (the baseline's); "
+            f"plays identically to "
             f"the baseline: the same cards and decisions: {note}") in text
     assert "Worth nothing to the chart played, not to every player: late, 9-11 play" in text
     doc = json.loads(compare_report.render_json(res.stats, res.meta))

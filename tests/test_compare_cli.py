@@ -1867,6 +1867,14 @@ def test_a_moved_cut_card_points_a_casino_to_the_counters_figures():
     (line,) = [ln for ln in moved.stdout.splitlines() if said in ln]
     assert line.startswith('penetration=0.6, shuffle="every-round": ')
     assert line.endswith("bjsim count --penetrations 0.6,0.75.")
+    # a variant changing more than the cut card is pointed at its own rules (a rule-variant
+    # analyst's review: the 1-deck variant had been pointed at the 6-deck baseline's sweep)
+    both = run("compare", "--vary", "penetration=0.6", "--vary", "decks=1,penetration=0.8",
+               "-n", "2000", "--no-exact", "-q").stdout
+    (line,) = [ln for ln in both.splitlines() if said in ln]
+    assert line.endswith("the baseline's rules): bjsim count --penetrations 0.6,0.75; "
+                         "decks=1,penetration=0.8, at its own rules: bjsim count --penetrations "
+                         "0.75,0.8 --set decks=1."), line
     for other in (["--vary", "decks=8"],  # (no cut card to move: a last read)
                   ["--set", "shuffle=every-round", "--vary", "penetration=0.6"]):
         result = run("compare", *other, "-n", "2000", "--no-exact", "-q")
@@ -1952,3 +1960,21 @@ def test_each_variant_says_what_the_gazette_says_of_its_values_in_every_format()
     assert word["decks=8"] == "within (3.1)" and word["nz1994"] == ""
     plain = run("compare", *TINY, "--vary-strategy", "mimic-dealer").stdout
     assert "Gazette" not in plain
+
+
+def test_the_tilde_note_sizes_the_change_of_the_measured_cut_card_effect():
+    # a rule-variant analyst's review: README's 1-deck row read z +2.56 against an exact
+    # difference the cut-card effect shifts by +0.10 pp (1 deck's +0.122 less 6 decks' +0.021),
+    # and the note said it "mostly cancels in the difference"
+    from simulator.exact.compare import CUT_CARD_MEASURED
+
+    args = ["compare", "--vary", "decks=1", "--vary", "hole_card=peek", "-n", "40000",
+            "--chunk-rounds", "20000", "-q"]
+    out = run(*args).stdout
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("~ marks")]
+    d = json.loads(run(*args, "-f", "json").stdout)["variants"][0]["difference"]["house_edge"]
+    shift = CUT_CARD_MEASURED[1] - CUT_CARD_MEASURED[6]
+    said = f"decks=1 {100 * shift:+.3f} pp (z {d['z'] - shift / d['se']:+.2f})"
+    assert line.endswith(f"and the house edge's z less it over its SE: {said}."), line
+    assert "hole_card" not in line.split("over its SE:")[1]  # (no ~: the same shoe)
+    assert "same decks to the same cut card" in out  # (the z note no longer says it cancels)
