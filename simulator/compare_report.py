@@ -845,7 +845,8 @@ def _markdown(headers, rows) -> list[str]:
 
 # what the Super Sevens figures depend on: its return per unit staked, and the stake (its take
 # a round, in initial wagers)
-SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet", "penetration", "shuffle")
+SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet", "penetration", "shuffle",
+           "boxes")  # (penetration, shuffle, boxes: the cut-card effect moves the return too)
 
 
 def _shown(stats: dict, key: str, game) -> bool:

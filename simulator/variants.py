@@ -96,8 +96,10 @@ def vary_values(text: str) -> dict:
     items = split_vary(text)
     if not items:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
-    if text.strip().endswith(",") or text.strip().startswith(",") or ",," in text.replace(
-            " ", ""):
+    lists = [i for i in items if KIND.get(i.split("=", 1)[0].strip()) == "pays"]  # (their own
+    # commas: an item left out of one is named by its key, as --set names it)
+    if text.strip().startswith(",") or any(",," in i.replace(" ", "") or i.endswith(",")
+                                           for i in items if i not in lists):
         raise RuleError(f"--vary '{text}': an empty item between commas: give "
                         "KEY=VALUE[,KEY=VALUE...], e.g. decks=8,penetration=0.8")
     keys = [item.split("=", 1)[0].strip() for item in items]

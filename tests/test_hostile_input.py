@@ -724,3 +724,13 @@ def test_a_near_miss_gets_a_did_you_mean(args, hint):
     result = CliRunner().invoke(cli, ["simulate", *args, "--rounds", "1000"])
     assert result.exit_code == 2 and is_one_line_error(result), result.output
     assert hint in result.output, result.output
+
+
+@pytest.mark.parametrize("vary", ["super_sevens_pays=3,50,,500,5000",
+                                  "decks=8,super_sevens_pays=3,50,100,500,5000,"])
+def test_an_item_left_out_of_a_pay_list_names_the_key(vary):
+    # a rule-variant analyst's review: it read "an empty item between commas: give
+    # KEY=VALUE[,KEY=VALUE...]", naming neither the key nor its five-number form, as --set does
+    line = is_one_line_error(invoke("compare", "-n", "1000", "--vary", vary))
+    assert "key 'super_sevens_pays'" in line and "a list with an item left out" in line, line
+    assert "allowed five whole numbers" in line
