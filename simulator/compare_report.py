@@ -262,8 +262,8 @@ def same_text(same_as: str | None, main_as: str | None) -> str:
     if same_as:
         return f" (the same game as {same_as})"
     if main_as:
-        return (f" (the main game of {main_as}: its Super Sevens bet has no figure here, as "
-                "the baseline bets none)")
+        return (f" (the main game of {main_as}: its Super Sevens bet has no difference, as "
+                "the baseline bets none; its own figure is in the Super Sevens table)")
     return ""
 
 
@@ -529,8 +529,8 @@ def cut_card_difference_z(decks: int, penetration: float | None = None, boxes: i
             "fresh shuffle, "
             "which the exact figures do not; where both games deal the same decks to the same cut "
             "card it mostly cancels in the difference, but what is left of it is in z too, and "
-            "can make |z| large over many rounds with nothing wrong (the ~ rows change it: "
-            "below)")
+            "can make |z| large over many rounds with nothing wrong (where the decks, the cut "
+            "card or the boxes differ it does not cancel: the rows marked ~)")
 
 
 def cut_card_note(stats: dict) -> str | None:
@@ -589,7 +589,7 @@ def multiple_note(stats: dict) -> str | None:
     if variants <= MANY_VARIANTS or not n:
         return None
     exact = "exact" in stats["rows"][0]
-    tables = " in the tables" if len(by_table) > 1 else ""
+    tables = " in the tables" if sum(v > 0 for v in by_table.values()) > 1 else ""
     # (not a game that plays as the baseline does: each of those is counted below)
     twice = (" (a game given twice counted once)" if any(_intervals(stats, again=True).values())
              else "")
@@ -751,10 +751,11 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
         if not _shown(stats, key, game):
             continue
         d = (row["difference"] or {}).get(key)
-        if row["difference"] is not None and d is None:
+        alone = key == "super_sevens" and _adds_ss(stats["rows"][0]["game"], game)
+        if row["difference"] is not None and d is None and not alone:
             continue
         rows.append([game.label, *_cells(s[key], key, d, row.get("exact"), has_exact,
-                                         tilde=game.label not in unmarked)])
+                                         not alone, tilde=game.label not in unmarked)])
     return rows
 
 
@@ -851,10 +852,17 @@ SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet", "penet
 
 def _shown(stats: dict, key: str, game) -> bool:
     """Whether a table of ``key`` shows ``game``: a Super Sevens table, a game that bets it,
-    the baseline or a variant that touches it (`_touches_ss`)."""
+    the baseline or a variant that touches it (`_touches_ss`) or adds it (`_adds_ss`)."""
     base = stats["rows"][0]["game"]
     return key == "house_edge" or game.rules.super_sevens and (
-        game is base or _touches_ss(base, game))
+        game is base or _touches_ss(base, game) or _adds_ss(base, game))
+
+
+def _adds_ss(base, game) -> bool:
+    """Whether ``game`` bets Super Sevens where the baseline bets none: its figure stands in the
+    Super Sevens table with no difference (a rule-variant analyst's review: what adding the
+    side bet earns had no figure in the table)."""
+    return bool(game.rules.super_sevens) and not base.rules.super_sevens
 
 
 def _touches_ss(base, game) -> bool:
@@ -887,7 +895,8 @@ def _sections(stats: dict):
     out = [("house_edge", "House edge (main game + insurance, per initial wager)")]
     base = stats["rows"][0]["game"]
     if any((r["difference"] or {}).get("super_sevens") is not None
-           and _touches_ss(base, r["game"]) for r in stats["rows"][1:]):
+           and _touches_ss(base, r["game"]) or (r.get("summary") or {}).get("super_sevens")
+           and _adds_ss(base, r["game"]) for r in stats["rows"][1:]):
         out.append(("super_sevens", "Super Sevens (rule 14) house edge, per unit staked"))
     return out
 

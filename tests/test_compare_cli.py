@@ -1290,7 +1290,7 @@ def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
     # decks-8's row again with nothing said; now its changes name whose main game it plays
     args = ["compare", *TINY, "--set", "super_sevens=false", "--variant", "variants/decks-8",
             "--variant", "variants/super-sevens-8-decks"]
-    said = "(the main game of decks-8: its Super Sevens bet has no figure here"
+    said = "(the main game of decks-8: its Super Sevens bet has no difference, as the baseline "
     assert said in run(*args).stdout
     doc = json.loads(run(*args, "-f", "json").stdout)
     ss8 = next(v for v in doc["variants"] if v["label"] == "super-sevens-8-decks")
@@ -1980,3 +1980,16 @@ def test_the_tilde_note_sizes_the_change_of_the_measured_cut_card_effect():
     assert line.endswith(f"and the house edge's z less it over its SE: {said}."), line
     assert "hole_card" not in line.split("over its SE:")[1]  # (no ~: the same shoe)
     assert "same decks to the same cut card" in out  # (the z note no longer says it cancels)
+
+
+def test_a_variant_adding_super_sevens_shows_its_own_figure():
+    # a rule-variant analyst's review: --no-super-sevens --vary super_sevens=true printed the
+    # main table alone, the added bet's house edge nowhere in the table
+    out = run("compare", *TINY, "--no-super-sevens", "--vary", "super_sevens=true").stdout
+    assert "Super Sevens (rule 14) house edge, per unit staked" in out
+    table = out.split("Super Sevens (rule 14) house edge, per unit staked")[1].split("\n\n")[1]
+    (row,) = [ln for ln in table.splitlines() if ln.startswith("super_sevens=true")]
+    assert row.split()[3] == "-"  # (no difference: the baseline bets none)
+    assert "its own figure is in the Super Sevens table" in out
+    plain = run("compare", *TINY, "--no-super-sevens", "--vary", "decks=8").stdout
+    assert "Super Sevens (rule 14)" not in plain
