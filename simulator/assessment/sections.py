@@ -37,6 +37,7 @@ from simulator.counting_report import (
     _se_figure,
     _se_text,
     boxes_vary,
+    change_line,
     chunk_se_line,
     counter_bets_text,
     floored_words,
@@ -1924,6 +1925,7 @@ def counting(data: dict) -> Section | None:
                       if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
                    + "".join(" " + x for x in score_note_lines(c["sweep"]))
                    + "".join(" " + x for x in ruin_method_lines(c["sweep"]))
+                   + "".join(" " + x for x in change_line(c["sweep"]))
                    + "".join(" " + x for x in [sweep_whole_se_line(c["sweep"])] if x)
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
                       if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
