@@ -3323,8 +3323,10 @@ def _plan_warnings(plan, games) -> list[str]:
     """A counting plan's odd steps and wonging (`plans.plan_warnings`), a warning line each: played
     as written, as the user may mean them. Returned for the output's ``run.warnings``."""
     from simulator.plans import plan_warnings
+    from simulator.rules import shown_rule_file
 
-    lines = plan_warnings(plan, games)
+    # (a shipped plan named as the report names it, not by this checkout's path)
+    lines = plan_warnings(dataclasses.replace(plan, source=shown_rule_file(plan.source)), games)
     for line in lines:
         click.echo(f"bjsim: warning: {line}", err=True)
     return lines
@@ -3336,8 +3338,10 @@ def _sevens_warnings(plan, games, strategy) -> list[str]:
     (`counting_report.sevens_bet_warnings`): a warning line each, played as written. Returned
     for the output's ``run.warnings``."""
     from simulator.counting_report import sevens_bet_warnings
+    from simulator.rules import shown_rule_file
 
-    lines = sevens_bet_warnings(plan, games, strategy)
+    lines = sevens_bet_warnings(dataclasses.replace(plan, source=shown_rule_file(plan.source)),
+                                games, strategy)
     for line in lines:
         click.echo(f"bjsim: warning: {line}", err=True)
     return lines

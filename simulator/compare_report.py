@@ -37,9 +37,11 @@ from simulator.report import (
 from simulator.rules import (
     DECLARED,
     GAZETTE_WORDS,
+    Rules,
     gazette_word,
     marked_changes,
     no_effect_changes,
+    rule_change,
     rules_dict,
     shown_rule_file,
 )
@@ -106,6 +108,8 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
     strategy read from a file (``files``: run.strategy_files), a row naming it (``figures_of``
     ``strategy_file``, ``figure`` its name, ``value`` its path)."""
     rows = []
+    sized = _sized_shifts(_tilde_rows(stats), stats["rows"][0]["game"],
+                          stats.get("pair_rounds")) if "exact" in stats["rows"][0] else {}
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
         diff = row["difference"] or {}
@@ -125,7 +129,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                 x = ex.get("house_edge" if key == "house_edge" else "super_sevens_ev")
                 rows.append({
                     "variant": game.label, "changes": "; ".join(game.changes),
-                    "gazette": gazette_of(game),
+                    "gazette": gazette_of(game, baseline=row["difference"] is None),
                     "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
@@ -144,6 +148,10 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "se_ratio": d.get("se_ratio"),  # (the table's and json's, as they give it)
                     "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
                     "exact_scope": d.get("exact_scope"), "z": d.get("z"),
+                    # the ~ note's sizing of the house edge's (json's, `_sized_shifts`)
+                    **dict(zip(("cut_card_shift", "z_less_shift"), sized.get(game.label, (
+                        None, None)) if of == "game" and key == "house_edge" else (None, None),
+                               strict=True)),
                     "interval_note": f.get("interval_note"),
                     "difference_interval_note": d.get("interval_note"),
                     "note": row.get("note") if of == "game" else None,
@@ -191,8 +199,10 @@ PP = "pp"  # a difference of two percentages: percentage points, never "%"
 def _head(stats: dict, meta: dict) -> list[str]:
     base = stats["rows"][0]["game"]
     run = meta["run"]
+    word = gazette_of(base, baseline=True)  # (its departures from the NZ game)
     lines = [f"bjsim compare: {len(stats['rows']) - 1} variant(s) against the baseline "
-             f"{base.label} ({base.source or 'rules'}), strategy {_strategy_text(base)}"
+             f"{base.label} ({base.source or 'rules'}"
+             + (f"; Gazette: {word}" if word else "") + f"), strategy {_strategy_text(base)}"
              + (f"; {files_text(run['strategy_files'])}" if run.get("strategy_files") else ""),
              f"{stats['rounds']:,} rounds per game, seed {run['seed']}, "
              f"{chunks_text(run['chunk_rounds'], run.get('rounds'))} in blocks of "
@@ -286,9 +296,14 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
     return out
 
 
-def gazette_of(game) -> str:
+def gazette_of(game, baseline: bool = False) -> str:
     """What the Gazette says of the values a variant changes (`rules.gazette_word`): ``outside
-    (14.3)`` for a Super Sevens pay table it does not allow, as the report's variants table."""
+    (14.3)`` for a Super Sevens pay table it does not allow, as the report's variants table;
+    of the ``baseline``, of its values that are not the NZ game's."""
+    if baseline:
+        nz = rules_dict(Rules())
+        return gazette_word(game.rules, [k for k, v in rules_dict(game.rules).items()
+                                         if v != nz[k]])
     keys = [c.split("=", 1)[0] for c in game.changes]
     return gazette_word(game.rules, [k for k in keys if k in DECLARED])
 
@@ -624,72 +639,96 @@ def unused_rules_note(stats: dict, where: str = " (Variants, above)") -> str | N
 def counter_note(stats: dict) -> str | None:
     """Where a variant moves the cut card or takes it away: its difference is the strategy's,
     which does not count; what the cut card's place is worth to a card counter is bjsim
-    count's, at the penetrations the games deal to (the baseline's rules), and for a variant
-    that changes other rules too, at its own (a rule-variant analyst's review: a 1-deck
-    variant had been pointed at the 6-deck baseline's sweep)."""
+    count's, at the penetrations the games deal to, under the baseline's rules, and for a
+    variant that changes other rules too under its own (a rule-variant analyst's review: a
+    1-deck variant had been pointed at the 6-deck baseline's sweep). Each command sets every
+    key in which its rules differ from the NZ game's (`counter_sets`), so that it runs as
+    printed from any folder."""
     def cut(rules):  # (the cut card's place; none where the shoe is shuffled every round)
         return rules.penetration if rules.shuffle == "cut-card" else None
 
-    def sweep(games) -> str:  # the penetrations of the baseline and ``games``
+    def command(games, rules) -> str:  # the penetrations of the baseline and ``games``
         pens = sorted({p for g in games if (p := cut(g.rules)) is not None}
                       | {cut(base) or base.penetration})
-        return f"bjsim count --penetrations {','.join(f'{p:g}' for p in pens)}"
-
-    def others(game) -> list[str]:  # its changes but the cut card's
-        return [c for c in game.changes
-                if c.split("=", 1)[0] not in ("penetration", "shuffle")]
+        return " ".join([f"bjsim count --penetrations {','.join(f'{p:g}' for p in pens)}",
+                         *(f"--set {shlex.quote(c)}" for c in counter_sets(rules))])
 
     base = stats["rows"][0]["game"].rules
     moved = [r["game"] for r in stats["rows"][1:] if cut(r["game"].rules) != cut(base)]
     if not moved:
         return None
-    alone = [g for g in moved if not others(g)]
-    own = [f"{g.label}, at its own rules: {sweep([g])}"
-           + (" with the baseline's --rules and --set, and" if base != type(base)() else "")
-           + " " + " ".join(f"--set {shlex.quote(c)}" for c in others(g)) for g in moved
-           if others(g)]
-    at_base = ([f"{sweep(alone)}" + (" with the baseline's --rules and --set"
-                                     if base != type(base)() else "")] if alone else [])
+    alone = [g for g in moved if counter_sets(g.rules) == counter_sets(base)]
+    own = [f"{g.label}, at its own rules: {command([g], g.rules)}" for g in moved
+           if g not in alone]
     return (f"{', '.join(g.label for g in moved)}: the cut card moved or taken away, for the "
             "strategy played, which does not count; what its place is worth to a card counter "
             "(the counter's advantage at each penetration"
-            + (", the baseline's rules): " if alone else "): ")
-            + "; ".join(at_base + own) + ".")
+            + (f", the baseline's rules): {command(alone, base)}" if alone else "): ")
+            + ("; " if alone and own else "") + "; ".join(own) + ".")
 
 
-def _sized_shifts(rows: list, base) -> str:
+def counter_sets(rules) -> list[str]:
+    """The ``--set`` changes that give ``bjsim count`` ``rules`` from the NZ game, but the cut
+    card (the sweep's penetrations), the boxes (a plan plays its own) and the Super Sevens
+    stake (a plan's own too: count refuses ``super_sevens_bet``)."""
+    nz = rules_dict(Rules())
+    return [rule_change(k, v) for k, v in rules_dict(rules).items() if v != nz[k]
+            and k not in ("penetration", "shuffle", "boxes", "super_sevens_bet")]
+
+
+def _sized_shifts(rows: list, base, pair_rounds: int | None) -> dict:
     """The change of the measured cut-card effect (`exact.compare.cut_card_effect`) from the
-    baseline ``base`` to each ``rows``' game where both are measured as they are played (basic
-    strategy on every box, a cut card at 75%, their decks and boxes measured, not taken from
-    neighbours), with the z less that change over the difference's SE: ``decks=1 +0.101 pp (z
-    -0.27)`` (a rule-variant analyst's review: the README's 1-deck row read z +2.56 with the
-    shift unsized); "" for none."""
+    baseline ``base`` to each ``rows``' game where both are played as it was measured (the NZ
+    rules but their decks and boxes, which it was measured for, not taken from neighbours; basic
+    strategy on every box; the cut card at 75%), each game's effect scaled by its rounds dealt
+    from whole shoes in blocks of ``pair_rounds`` (a block's last shoe, cut short, holds none:
+    `shoe_note`), with the z less that change over the difference's SE, by label: ``{"decks=1":
+    (0.00103, -0.31)}`` (a rule-variant analyst's review: the README's 1-deck row read z +2.56
+    with the shift unsized); json's ``cut_card_shift`` and ``z_less_shift``."""
+    from simulator.compare import rounds_per_shoe
     from simulator.derived import DERIVED_BASIC
-    from simulator.exact.compare import (
-        CUT_CARD_BOXES,
-        CUT_CARD_MEASURED,
-        cut_card_effect,
-        effect_measured,
-    )
+    from simulator.exact.compare import CUT_CARD_BOXES, CUT_CARD_MEASURED, cut_card_effect
 
     basic = {"basic", DERIVED_BASIC}  # (the strategy the effect was measured for)
+    nz_rules = rules_dict(Rules())
 
     def effect(game) -> float | None:
         r = game.rules
-        exact = (r.decks, r.boxes) in CUT_CARD_BOXES or r.boxes == 1 and r.decks in \
+        measured = (r.decks, r.boxes) in CUT_CARD_BOXES or r.boxes == 1 and r.decks in \
             CUT_CARD_MEASURED
-        return (cut_card_effect(r.decks, r.boxes) if r.shuffle == "cut-card" and exact
-                and effect_measured(r.penetration) and set(game.names) <= basic else None)
+        nz = {k for k, v in rules_dict(r).items() if v != nz_rules[k]} <= MEASURED_KEYS
+        if not (measured and nz and set(game.names) <= basic):
+            return None
+        whole = 1.0 if pair_rounds is None else 1 - _cut_short(pair_rounds, rounds_per_shoe(game))
+        return cut_card_effect(r.decks, r.boxes) * whole
 
-    out = []
+    out = {}
     for row in rows:
         d = (row["difference"] or {}).get("house_edge") or {}
-        a, b = effect(base), effect(row["game"])
-        if None in (a, b) or d.get("z") is None or not d.get("se"):
+        if d.get("z") is None or not d.get("se") or None in (a := effect(base),
+                                                               b := effect(row["game"])):
             continue
-        out.append(f"{row['game'].label} {100 * (b - a):+.3f} pp (z "
-                   f"{d['z'] - (b - a) / d['se']:+.2f})")
-    return ", ".join(out)
+        out[row["game"].label] = (b - a, d["z"] - (b - a) / d["se"])
+    return out
+
+
+def _tilde_rows(stats: dict) -> list:
+    """The variant rows whose exact difference is marked ~ (``exact_scope`` "cut-card") and
+    whose blocks reach their cut card."""
+    never = {g.label for g in unreached_games(stats, stats.get("pair_rounds"))}
+    return [r for r in stats["rows"][1:] if r["game"].label not in never
+            and (r["difference"] or {}).get("house_edge", {}).get("exact_scope") == "cut-card"]
+
+
+def _sized_text(sized: dict) -> str:
+    """`_sized_shifts` in the ~ note's words: ``decks=1 +0.103 pp (z -0.31)``."""
+    return ", ".join(f"{label} {100 * shift:+.3f} pp (z {z:+.2f})"
+                     for label, (shift, z) in sized.items())
+
+
+# The keys a game may change from the NZ rules and still be sized by the measured cut-card effect
+# (`_sized_shifts`): those it was measured for, and the side bet's, which the main game ignores.
+MEASURED_KEYS = {"decks", "boxes", "super_sevens", "super_sevens_bet", "super_sevens_pays"}
 
 
 def _notes(stats: dict, has_exact: bool) -> list[str]:
@@ -709,9 +748,7 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
         tilde = [r["game"].label for r in stats["rows"][1:] if r["game"].label in never
                  and (r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                  == "cut-card" and r["game"].label not in unmarked]
-        played = [r for r in stats["rows"][1:] if r["game"].label not in never
-                  and (r["difference"] or {}).get("house_edge", {}).get("exact_scope")
-                  == "cut-card"]
+        played = _tilde_rows(stats)
         own = ("" if not tilde else
                f"{', '.join(tilde)}, whose blocks never reach "
                f"{'its' if len(tilde) == 1 else 'their'} cut card, holds none of "
@@ -719,14 +756,17 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
                "baseline's, with its sign turned (as far as the baseline's blocks reach its "
                "cut card)")
         if "cut-card" in scopes and played:
-            sized = _sized_shifts(played, stats["rows"][0]["game"])
+            sized = _sized_text(_sized_shifts(played, stats["rows"][0]["game"],
+                                              stats.get("pair_rounds")))
             notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
                          "card: the simulated difference also holds the change of the cut-card "
                          "effect, which the exact one (a full shoe every round) does not"
                          + (f"; that of {own}" if own else "")
-                         + (f"; that change on the house edge where bjsim measured the effect "
-                            f"(basic strategy, 75% penetration), and the house edge's z less it "
-                            f"over its SE: {sized}"
+                         + (f"; that change on the house edge where both games are played as "
+                            f"bjsim measured the effect (the NZ rules with their decks and "
+                            f"boxes, basic strategy, 75% penetration), each game's effect "
+                            f"scaled by its rounds dealt from whole shoes in the blocks, and the "
+                            f"house edge's z less it over its SE: {sized}"
                             if sized else "") + ".")
         elif "cut-card" in scopes:
             notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
@@ -889,14 +929,21 @@ BY_STRATEGY_TITLES = {
     "super_sevens": "Super Sevens (rule 14) house edge by strategy, per unit staked on its boxes"}
 
 
+def _ss_differences(stats: dict) -> bool:
+    """Whether a variant that touches the Super Sevens bet has a difference of it from the
+    baseline's (the plot's Super Sevens panel draws those alone)."""
+    base = stats["rows"][0]["game"]
+    return any((r["difference"] or {}).get("super_sevens") is not None
+               and _touches_ss(base, r["game"]) for r in stats["rows"][1:])
+
+
 def _sections(stats: dict):
     """(key, title) of the tables to print: the house edge, and Super Sevens where a variant
     that bets it touches it."""
     out = [("house_edge", "House edge (main game + insurance, per initial wager)")]
     base = stats["rows"][0]["game"]
-    if any((r["difference"] or {}).get("super_sevens") is not None
-           and _touches_ss(base, r["game"]) or (r.get("summary") or {}).get("super_sevens")
-           and _adds_ss(base, r["game"]) for r in stats["rows"][1:]):
+    if _ss_differences(stats) or any((r.get("summary") or {}).get("super_sevens")
+                                     and _adds_ss(base, r["game"]) for r in stats["rows"][1:]):
         out.append(("super_sevens", "Super Sevens (rule 14) house edge, per unit staked"))
     return out
 
@@ -921,8 +968,11 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
              *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
              *filter(None, [unreached_note(stats, meta["run"]["pair_rounds"])]),
              *meta.get("notes", ())]
-    if any(gazette_of(r["game"]) for r in stats["rows"][1:]):
-        notes.append("Gazette: " + GAZETTE_WORDS)
+    baseline = gazette_of(stats["rows"][0]["game"], baseline=True)
+    if baseline or any(gazette_of(r["game"]) for r in stats["rows"][1:]):
+        notes.append("Gazette: " + GAZETTE_WORDS + (" The baseline's (the first line) is of its "
+                                                    "values that are not the NZ game's."
+                                                    if baseline else ""))
     if any(key == "super_sevens" for key, _ in _sections(stats)):  # (as simulate's line says)
         notes.append(f"The Super Sevens intervals are from the simulated results' own spread "
                      f"({SS_SD_WORDS}).")
@@ -1024,15 +1074,18 @@ def _exact_edges(ex: dict | None) -> dict | None:
     return out
 
 
-def _game_json(row: dict, base) -> dict:
+def _game_json(row: dict, base, sized: dict | None = None) -> dict:
     """A game of the json document: every money figure a house edge (or a difference of house
-    edges), docs/compare.md."""
+    edges), docs/compare.md; ``sized``: `_sized_shifts`' of the ~ rows."""
+    sized = sized or {}
     game, s = row["game"], row["summary"]
     out = {"label": game.label,  # (a shipped file named as the baseline's: configs/...)
            "source": shown_rule_file(game.source), "description": game.description,
            "changes": list(game.changes),
            "no_effect": no_effect_changes(game.rules, game.changes),
-           "gazette": gazette_of(game),  # (the legend's word; "" where it changes no key)
+           # (the legend's word, the baseline's of its departures from the NZ game: the head
+           # line's; "" for none)
+           "gazette": gazette_of(game, baseline=row["difference"] is None),
            "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
            "strategy_sha256": [charts_sha256(x) for x in game.strategies],
@@ -1055,6 +1108,10 @@ def _game_json(row: dict, base) -> dict:
         d = row["difference"]
         out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(
             {"by_strategy": d["by_strategy"]}, list(game.names))}
+        if d.get("house_edge") is not None:  # the ~ note's sizing (`_sized_shifts`), or null
+            shift, z = sized.get(game.label, (None, None))
+            out["difference"]["house_edge"] = d["house_edge"] | {"cut_card_shift": shift,
+                                                                 "z_less_shift": z}
         out["pairing"] = row["pairing"]
         # why it plays identically to the baseline where its rules differ (`compare.unused_note`)
         out["note"] = row.get("note")
@@ -1085,6 +1142,8 @@ def _finite(x):
 
 def render_json(stats: dict, meta: dict) -> str:
     base = stats["rows"][0]["game"]
+    sized = _sized_shifts(_tilde_rows(stats), base, stats.get("pair_rounds")) if (
+        "exact" in stats["rows"][0]) else {}
     same = same_games(stats)
     main = same_main_games(stats, same)
     doc = {"bjsim": meta["version"], "source": provenance(), "run": meta["run"],
@@ -1098,7 +1157,7 @@ def render_json(stats: dict, meta: dict) -> str:
            # what the command line said of the variants asked for: left out, baselines set aside
            "notes": list(meta.get("notes", ())),
            "baseline": _game_json(stats["rows"][0], base),
-           "variants": [_game_json(r, base) | {"same_game_as": same.get(r["game"].label),
+           "variants": [_game_json(r, base, sized) | {"same_game_as": same.get(r["game"].label),
                                                 "same_main_game_as": main.get(r["game"].label)}
                         for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"
@@ -1212,9 +1271,8 @@ def figure(plt, stats: dict, partial: bool = False):
     labels = [r["game"].label for r in rows]
     y = list(range(len(rows)))[::-1]
     base = stats["rows"][0]["game"]
-    keys = [k for k, _ in _sections(stats)]
     diffs = {"house_edge": [r["difference"]["house_edge"] for r in rows]}
-    if "super_sevens" in keys:
+    if _ss_differences(stats):  # (a variant adding the bet has no difference to draw)
         diffs["super_sevens"] = [r["difference"].get("super_sevens")
                                  if _touches_ss(base, r["game"]) else None for r in rows]
     every = [x for d in diffs.values() for x in d if x is not None]

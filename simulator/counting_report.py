@@ -1314,14 +1314,16 @@ def sweep_rows(runs) -> list[dict]:
                         ("" if k == "rounds_per_hour" else "per_hour_") + k: v
                         for k, v in f["per_hour"].items()
                         if k not in ("sd_note", "interval_note", "no_edge_note")}))
-    first = rows[0] if rows else {}
-    for r in rows[1:]:  # the advantage's change from the first penetration (a casino manager's
-        # review: no figure said what moving the cut card is worth to the counter, with its SE)
-        if None in (r["advantage"], first["advantage"]):
+    # the advantage's change from the first penetration with an advantage (a casino manager's
+    # review: no figure said what moving the cut card is worth to the counter, with its SE)
+    first = next((r for r in rows if r["advantage"] is not None), None)
+    for r in rows[rows.index(first) + 1:] if first else ():
+        if r["advantage"] is None:
             continue
         d = r["advantage"] - first["advantage"]
         se = None if None in (r["se"], first["se"]) else math.hypot(r["se"], first["se"])
-        r |= {"advantage_change": d, "advantage_change_se": se,
+        r |= {"advantage_change": d, "advantage_change_from": first["penetration"],
+              "advantage_change_se": se,
               "advantage_change_ci95_low": None if se is None else d - Z95 * se,
               "advantage_change_ci95_high": None if se is None else d + Z95 * se}
     return rows
@@ -1335,12 +1337,14 @@ CHANGE_WORDS = ("the runs taken as independent: they share a seed, but the cut c
 
 
 def change_line(rows: list[dict]) -> list[str]:
-    """The sweep's line of the advantage's change from its first penetration (`sweep_rows`),
-    each with its 95% half-width; none with one penetration."""
-    changed = [r for r in rows[1:] if r.get("advantage_change") is not None]
+    """The sweep's line of the advantage's change from its first penetration with an advantage
+    (`sweep_rows`), each with its 95% half-width; none without two such penetrations."""
+    changed = [r for r in rows if r.get("advantage_change") is not None]
     if not changed:
         return []
-    return [f"Change of the advantage from penetration {rows[0]['penetration']:.2f}: "
+    return [f"Change of the advantage from penetration {changed[0]['advantage_change_from']:.2f}"
+            + (" (the first where the counter played)" if rows[0]["advantage"] is None else "")
+            + ": "
             + ", ".join(f"{r['penetration']:.2f} {_pp95(r)}" for r in changed)
             + f" (95%, {CHANGE_WORDS})."]
 

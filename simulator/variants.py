@@ -98,8 +98,9 @@ def vary_values(text: str) -> dict:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
     lists = [i for i in items if KIND.get(i.split("=", 1)[0].strip()) == "pays"]  # (their own
     # commas: an item left out of one is named by its key, as --set names it)
-    if text.strip().startswith(",") or any(",," in i.replace(" ", "") or i.endswith(",")
-                                           for i in items if i not in lists):
+    if text.strip().startswith(",") or any(
+            i.endswith(",") and (i is not items[-1] or i not in lists)  # (between two items)
+            or ",," in i.replace(" ", "") and i not in lists for i in items):
         raise RuleError(f"--vary '{text}': an empty item between commas: give "
                         "KEY=VALUE[,KEY=VALUE...], e.g. decks=8,penetration=0.8")
     keys = [item.split("=", 1)[0].strip() for item in items]

@@ -1189,3 +1189,23 @@ def test_a_rejected_cache_file_is_not_offered_to_play(tmp_path, monkeypatch):
     assert derived.kept_basic(rules) is None
     note = cli._nz_chart_note(rules, ["basic"], theirs)[0]
     assert str(path) not in note and "not kept in the cache: bjsim strategy generate" in note
+
+
+def test_a_variant_adding_super_sevens_is_in_the_table_but_not_the_plots_panel():
+    # a diff read: the plot drew an empty Super Sevens panel captioned "the variant leaves the
+    # Super Sevens bet as it is" for a variant that adds it (it has no difference to draw)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from simulator import compare_report
+
+    off = NZ.replace(super_sevens=False)
+    res = C.compare(_plan([_game("base", off), _game("ss", NZ, changes=("super_sevens=true",)),
+                           _game("d8", off.replace(decks=8), changes=("decks=8",))]),
+                    quiet=True)
+    assert [k for k, _ in compare_report._sections(res.stats)] == ["house_edge", "super_sevens"]
+    fig = compare_report.figure(plt, res.stats)
+    assert len(fig.axes) == 1  # the main game's panel alone
+    plt.close(fig)

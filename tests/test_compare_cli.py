@@ -368,7 +368,8 @@ def test_a_changed_baseline_is_named_and_its_rules_given_in_every_format():
     table, md = run(*args).stdout, run(*args, "-f", "markdown").stdout
     assert f"\n{label}  " in table and f"| {label} |" in md
     assert f"against the baseline {label} (configs/nz1994.toml --set decks=8 --set " \
-           "dealer_hits_soft_17=true)" in table.splitlines()[0]
+           "dealer_hits_soft_17=true; Gazette: outside (12.3); within (3.1))" in \
+        table.splitlines()[0]
 
 
 def test_differences_are_in_percentage_points_in_every_text_format():
@@ -1877,6 +1878,19 @@ def test_a_moved_cut_card_points_a_casino_to_the_counters_figures():
     assert line.endswith("the baseline's rules): bjsim count --penetrations 0.6,0.75; "
                          "decks=1,penetration=0.8, at its own rules: bjsim count --penetrations "
                          "0.75,0.8 --set decks=1."), line
+    # each command runs as printed (a diff read: one clashed with the baseline's --set, one
+    # set super_sevens_bet, which count refuses)
+    import shlex
+
+    for args in (["--set", "decks=8", "--vary", "decks=1,penetration=0.8"],
+                 ["--vary", "super_sevens_bet=2,penetration=0.6"],
+                 ["--variant", "single-deck-h17"]):
+        text = run("compare", *args, "-n", "2000", "--no-exact", "-q").stdout
+        (line,) = [ln for ln in text.splitlines() if said in ln]
+        for cmd in line.rstrip(".").split("bjsim count ")[1:]:
+            argv = shlex.split(cmd.split(";")[0])
+            counted = run("count", *argv, "-n", "2000", "--chunk-rounds", "2000", "-q")
+            assert counted.exit_code == 0, (cmd, counted.output)
     for other in (["--vary", "decks=8"],  # (no cut card to move: a last read)
                   ["--set", "shuffle=every-round", "--vary", "penetration=0.6"]):
         result = run("compare", *other, "-n", "2000", "--no-exact", "-q")
@@ -1962,6 +1976,15 @@ def test_each_variant_says_what_the_gazette_says_of_its_values_in_every_format()
     assert word["decks=8"] == "within (3.1)" and word["nz1994"] == ""
     plain = run("compare", *TINY, "--vary-strategy", "mimic-dealer").stdout
     assert "Gazette" not in plain
+    # the baseline's, of its departures from the NZ game, in every format (a diff read: json
+    # and csv alone had it)
+    based = [*TINY, "--set", "dealer_hits_soft_17=true", "--vary", "decks=8"]
+    head = run("compare", *based).stdout.splitlines()[0]
+    assert "--set dealer_hits_soft_17=true; Gazette: outside (12.3)), strategy" in head
+    assert json.loads(run("compare", *based, "-f", "json").stdout)["baseline"]["gazette"] == \
+        "outside (12.3)"
+    md = run("compare", *based, "-f", "markdown").stdout
+    assert "Gazette: outside (12.3)" in md and "The baseline's (the first line)" in md
 
 
 def test_the_tilde_note_sizes_the_change_of_the_measured_cut_card_effect():
@@ -1974,12 +1997,31 @@ def test_the_tilde_note_sizes_the_change_of_the_measured_cut_card_effect():
             "--chunk-rounds", "20000", "-q"]
     out = run(*args).stdout
     (line,) = [ln for ln in out.splitlines() if ln.startswith("~ marks")]
-    d = json.loads(run(*args, "-f", "json").stdout)["variants"][0]["difference"]["house_edge"]
+    doc = json.loads(run(*args, "-f", "json").stdout)["variants"]
+    d = doc[0]["difference"]["house_edge"]
     shift = CUT_CARD_MEASURED[1] - CUT_CARD_MEASURED[6]
-    said = f"decks=1 {100 * shift:+.3f} pp (z {d['z'] - shift / d['se']:+.2f})"
+    # each game's effect scaled by its rounds in whole shoes: a few percent off the whole
+    assert d["cut_card_shift"] == pytest.approx(shift, rel=0.1)
+    assert d["z_less_shift"] == pytest.approx(d["z"] - d["cut_card_shift"] / d["se"])
+    said = f"decks=1 {100 * d['cut_card_shift']:+.3f} pp (z {d['z_less_shift']:+.2f})"
     assert line.endswith(f"and the house edge's z less it over its SE: {said}."), line
     assert "hole_card" not in line.split("over its SE:")[1]  # (no ~: the same shoe)
+    assert doc[1]["difference"]["house_edge"]["cut_card_shift"] is None
     assert "same decks to the same cut card" in out  # (the z note no longer says it cancels)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    (row,) = [r for r in rows if r["variant"] == "decks=1" and r["figures_of"] == "game"
+              and r["figure"] == "house_edge"]
+    assert float(row["cut_card_shift"]) == pytest.approx(d["cut_card_shift"])
+    # blocks too short for the baseline's cut card (a diff read: its whole effect had been
+    # taken off): the baseline's effect scaled to none
+    short = run("compare", "--vary", "decks=1", "-n", "20000", "--pair-rounds", "16", "-q",
+                "-f", "json").stdout
+    h = json.loads(short)["variants"][0]["difference"]["house_edge"]
+    assert h["cut_card_shift"] > shift + 0.0001
+    # a variant changing a rule beside the decks is not sized (measured on the NZ rules)
+    h17 = run("compare", "--vary", "decks=1,dealer_hits_soft_17=true", "-n", "20000", "-q",
+              "-f", "json").stdout
+    assert json.loads(h17)["variants"][0]["difference"]["house_edge"]["cut_card_shift"] is None
 
 
 def test_a_variant_adding_super_sevens_shows_its_own_figure():

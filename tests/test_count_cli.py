@@ -1673,9 +1673,13 @@ def test_the_plans_warnings_are_kept_in_every_format_not_on_stderr_alone():
     said = [ln.removeprefix("bjsim: warning: ") for ln in loud.stderr.splitlines()
             if ln.startswith("bjsim: warning: ")]
     assert said and "the plan bets where the house has the edge" in said[0]
+    # the shipped plan named as the report names it, not by the checkout's path (a diff read)
+    assert said[0].startswith("strategies/plans/sevens-super-sevens.toml: "), said[0]
     quiet = [*args, "-q"]
     text = CliRunner().invoke(cli, quiet).stdout
     assert all(f"\nWarning:   {w}\n" in text for w in said)
+    md = CliRunner().invoke(cli, [*quiet, "-f", "markdown"]).stdout
+    assert all(f"\nWarning:   {w}  \n" in md for w in said)
     doc = json.loads(CliRunner().invoke(cli, [*quiet, "-f", "json"]).stdout)
     assert doc["run"]["warnings"] == said
     rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(cli, [*quiet, "-f", "csv"]).stdout)))

@@ -429,6 +429,7 @@ def test_the_sweep_gives_the_advantages_change_from_its_first_penetration():
     for r in rest:
         assert r["advantage_change"] == pytest.approx(r["advantage"] - first["advantage"])
         assert r["advantage_change_se"] == pytest.approx(math.hypot(r["se"], first["se"]))
+        assert r["advantage_change_from"] == 0.75
     text = CliRunner().invoke(cli, args).stdout
     (line,) = [ln for ln in text.splitlines() if ln.startswith("Change of the advantage")]
     r = rest[0]
@@ -437,3 +438,27 @@ def test_the_sweep_gives_the_advantages_change_from_its_first_penetration():
     assert "the runs taken as independent" in line
     csv_text = CliRunner().invoke(cli, [*args, "-f", "csv"]).stdout
     assert "sweep,advantage_change,0.85," in csv_text
+
+
+def test_the_change_is_from_the_first_penetration_the_counter_played(tmp_path):
+    # a diff read: a wonging plan that never played at the first penetration had no change line
+    # at all, though the later two had advantages and SEs
+    import json
+
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    plan = tmp_path / "wong.toml"
+    plan.write_text('name = "wong-high"\ncount = "hi-lo"\ndeck_estimation = "half"\n'
+                    "table_min = 1\ntable_max = 12\n[bet]\nbase = 1\n[wong]\nenter = 9\n"
+                    "leave = 8\n")
+    args = ["count", "--plan", str(plan), "--penetrations", "0.5,0.9,0.95", "--rounds", "3000",
+            "--chunk-rounds", "3000", "-q"]
+    doc = json.loads(CliRunner().invoke(cli, [*args, "-f", "json"]).stdout)
+    low, mid, high = doc["sweep"]
+    assert low["advantage"] is None and mid["advantage"] is not None
+    assert "advantage_change" not in mid and high["advantage_change_from"] == 0.9
+    text = CliRunner().invoke(cli, args).stdout
+    assert ("Change of the advantage from penetration 0.90 (the first where the counter "
+            "played): 0.95 ") in text

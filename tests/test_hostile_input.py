@@ -639,7 +639,8 @@ def test_output_over_a_file_read_through_another_is_refused(tmp_path):
     assert invoke("simulate", "-n", "1000", "-q", "--strategy", "basic", "-o", out).exit_code == 0
 
 
-@pytest.mark.parametrize("vary", ["decks=8,", "decks=8,,penetration=0.8", "decks=8, "])
+@pytest.mark.parametrize("vary", ["decks=8,", "decks=8,,penetration=0.8", "decks=8, ",
+                                  "super_sevens_pays=3,50,100,500,5000,,decks=8"])
 def test_a_variant_with_an_empty_item_is_refused_as_such(vary):
     # "--vary decks=8," was refused as "'8,' is not an integer", which hid the stray comma.
     line = is_one_line_error(invoke("compare", "-n", "1000", "--vary", vary))

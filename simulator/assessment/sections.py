@@ -1846,6 +1846,12 @@ def counting(data: dict) -> Section | None:
                  ("se", "advantage SE", "pct3"),
                  ("ci95_low", "advantage 95% low", "spct3"),
                  ("ci95_high", "advantage 95% high", "spct3"),
+                 *((k, label, CSV_ONLY) for k, label in (  # (the text's line gives them)
+                     ("advantage_change", "advantage change from the first penetration"),
+                     ("advantage_change_from", "advantage change from penetration"),
+                     ("advantage_change_se", "advantage change SE"),
+                     ("advantage_change_ci95_low", "advantage change 95% low"),
+                     ("advantage_change_ci95_high", "advantage change 95% high"))),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("advantage_with_super_sevens_se", "with Super Sevens SE", "pct3"),
                  *_with_ci95("advantage_with_super_sevens", "with Super Sevens",
