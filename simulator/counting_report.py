@@ -571,7 +571,7 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
             out.append(f"{where}, the bet's exact return at a sevens count of "
                        f"{f'{count:+g}' if count else '0'} is "
                        f"below 0 where a round can start ({_pct(low[0], 2)} at {low[1]} cards "
-                       "left): the plan bets where the house has the edge; "
+                       "left): the plan makes some bets where the house has the edge; "
                        + (f"the return is above 0 at every depth from {best:+d}" if best is not
                           None else "at no count a round starts at is it above 0 at every depth"))
         below = None if key == "base" else min(returns(count - 1), default=None)
@@ -1342,7 +1342,8 @@ def change_line(rows: list[dict]) -> list[str]:
     changed = [r for r in rows if r.get("advantage_change") is not None]
     if not changed:
         return []
-    return [f"Change of the advantage from penetration {changed[0]['advantage_change_from']:.2f}"
+    return [f"Change of the advantage (main + insurance, per unit of initial main bet) from "
+            f"penetration {changed[0]['advantage_change_from']:.2f}"
             + (" (the first where the counter played)" if rows[0]["advantage"] is None else "")
             + ": "
             + ", ".join(f"{r['penetration']:.2f} {_pp95(r)}" for r in changed)

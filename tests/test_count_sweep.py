@@ -460,5 +460,6 @@ def test_the_change_is_from_the_first_penetration_the_counter_played(tmp_path):
     assert low["advantage"] is None and mid["advantage"] is not None
     assert "advantage_change" not in mid and high["advantage_change_from"] == 0.9
     text = CliRunner().invoke(cli, args).stdout
-    assert ("Change of the advantage from penetration 0.90 (the first where the counter "
+    assert ("Change of the advantage (main + insurance, per unit of initial main bet) from "
+            "penetration 0.90 (the first where the counter "
             "played): 0.95 ") in text

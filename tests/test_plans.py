@@ -65,7 +65,7 @@ def _lowest(rules, t) -> tuple[float, int]:
                if (v := _value(rules, n, t)) is not None)
 
 
-def test_the_sevens_plan_bets_exactly_where_the_side_bet_favours_the_player():
+def test_the_sevens_plan_bets_where_every_bet_favours_the_player():
     # The file's claim: at 75% penetration a round begins with at least 79 cards left; at a
     # sevens true count of +8 the bet's exact return is positive at every such depth (lowest
     # +5.4%, 90 cards, 8 sevens), at +7 it is not (-0.26% at 80 cards, 7 sevens). (A card
