@@ -841,8 +841,8 @@ class FiniteRange(click.FloatRange):
         return f"{lo}x{hi}"
 
     def convert(self, value, param, ctx):
-        try:
-            rv = float(value)
+        try:  # (digits other than 0-9, which float reads: none)
+            rv = float(value) if not isinstance(value, str) or value.isascii() else math.nan
         except (TypeError, ValueError):
             rv = math.nan
         if not math.isfinite(rv):
@@ -855,7 +855,7 @@ class WholeRange(click.IntRange):
     """``click.IntRange`` read as ``-n`` reads a number (``2``, ``2.0``, ``1e3``, ``1_000``:
     exactly, no float), whose refusal of a value that is not a whole number says the range."""
 
-    FORM = re.compile(r"[+-]?(\d+(_\d+)*(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+    FORM = re.compile(r"[+-]?(\d+(_\d+)*(\.\d*)?|\.\d+)([eE][+-]?\d+)?", re.ASCII)
 
     def convert(self, value, param, ctx):
         if not isinstance(value, int):
@@ -898,6 +898,9 @@ class CountType(click.ParamType):
     def parse(self, value: str, param, ctx) -> int:
         """The whole number ``value`` writes, or MAX_ROUNDS + 1 for any larger one."""
         text = value.strip()
+        if not text.isascii():  # (full-width or other digits: Python's int reads them)
+            self.fail(f"{value!r} is not a whole number: write its digits as 0-9, e.g. "
+                      "10000000, 10_000_000, 1e7 or 10M", param, ctx)
         head = re.split(r"[.eE]", text.lstrip("+-"), maxsplit=1)[0].rstrip("kKmMgGbBtT")
         if ("," in text and not re.fullmatch(r"\d{1,3}(,\d{3})+", head)
                 or re.search(r"(?<!\d)_|_(?!\d)", text) or "," in text[len(head):]):
@@ -942,6 +945,8 @@ def _bankroll(text: str | None, plan) -> float | None:
     if text is None:
         return None
     try:
+        if not text.isascii():  # (full-width or other digits: float reads them)
+            raise ValueError
         value, typed = float(text), _q(text.strip())  # (as typed: 2e12, not 2000000000000.0)
     except ValueError:
         value, typed = text, None
@@ -973,7 +978,7 @@ class SeedType(click.ParamType):
     def convert(self, value, param, ctx):
         text = str(value).strip()
         try:
-            n = value if isinstance(value, int) else int(text)
+            n = value if isinstance(value, int) else int(text) if text.isascii() else -1
         except ValueError:
             n = -1
         if isinstance(n, bool) or n < 0:

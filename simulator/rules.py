@@ -1155,7 +1155,10 @@ class _EmptyItem(ValueError):
 
 def _parse_text(kind: str, unq: str):
     """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
-    ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
+    ValueError (or ZeroDivisionError, OverflowError) where it reads as none; a number written
+    in digits other than 0-9 (full-width, Arabic-Indic: Python reads them) is none."""
+    if kind in ("int", "float", "pays") and not unq.isascii():
+        raise ValueError
     if kind == "int":  # (digits grouped by _ as TOML, and Python, write them: 1_000)
         if not re.fullmatch(r"[+-]?\d+(?:_\d+)*", unq):
             raise ValueError

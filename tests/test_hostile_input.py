@@ -735,3 +735,17 @@ def test_an_item_left_out_of_a_pay_list_names_the_key(vary):
     line = is_one_line_error(invoke("compare", "-n", "1000", "--vary", vary))
     assert "key 'super_sevens_pays'" in line and "a list with an item left out" in line, line
     assert "allowed five whole numbers" in line
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "-n", "１０００"), ("simulate", "-n", "1000", "--seed", "７"),
+    ("simulate", "-n", "1000", "--set", "decks=８"),
+    ("simulate", "-n", "1000", "--set", "penetration=０.８"),
+    ("simulate", "-n", "1000", "--set", "super_sevens_pays=3,50,100,500,５000"),
+    ("simulate", "-n", "1000", "--workers", "２"), ("simulate", "--precision", "０.０1"),
+    ("count", "-n", "1000", "--bankroll", "１００"),
+    ("count", "-n", "1000", "--penetrations", "０.７,0.8")])
+def test_digits_other_than_0_to_9_are_refused(args):
+    # Python's int and float read full-width and other Unicode digits: a run of "１０００"
+    # rounds played 1,000, its command line recorded in digits no script greps for
+    assert is_one_line_error(invoke(*args)).startswith("Error:")
