@@ -1,9 +1,16 @@
-"""Test configuration: make the repository importable and register the ``slow`` marker."""
+"""Test configuration: make the repository importable, register the ``slow`` marker and run
+property tests without hypothesis' deadline."""
 
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No deadline on any property test: an example's time depends on the machine's load (a 2-core
+# CI runs two workers beside each other), and a deadline missed there fails a correct test.
+settings.register_profile("bjsim", deadline=None)
+settings.load_profile("bjsim")
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:

@@ -694,7 +694,7 @@ def test_shipped_rule_sets_and_variants_are_found_from_any_folder(tmp_path, monk
     assert doc["rules"]["decks"] == 2 and doc["run"]["rules_file"] == "nz1994-8deck.toml"
     shown = run("compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "--no-exact",
                 "--same-strategy", "--rules", "single-deck-h17", "--vary", "decks=2").stdout
-    assert "against the baseline single-deck-h17 (configs/single-deck-h17.toml)" in shown
+    assert "against the baseline single-deck-h17 (configs/single-deck-h17.toml; Gazette: " in shown
 
 
 def test_a_commands_option_before_the_command_says_where_options_go():
