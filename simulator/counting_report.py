@@ -34,7 +34,7 @@ from simulator.report import (
     plays_by_up_text,
     with_note,
 )
-from simulator.rules import _fmt, plural, shown, shown_rule_file, unlike_nz_line
+from simulator.rules import _fmt, pays_text, plural, shown, shown_rule_file, unlike_nz_line
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
@@ -562,8 +562,9 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
                  if plays is None else f"the strategy's 7-7 play ({plays_text(plays)})")
         where = (f"{plan.source}: key 'super_sevens.{key}' = "
                  + (f"{units}, a bet at every count" if key == "base" else shown([count, units]))
-                 + f": at {decks} decks, penetration {rules.penetration:g}, pays "
-                 f"{'/'.join(f'{x:g}' for x in rules.super_sevens_pays)} and {whose}")
+                 + f": at {decks} {plural(decks, 'deck', 'decks')}, penetration "
+                 f"{rules.penetration:g}, pays "
+                 f"{pays_text(rules.super_sevens_pays)} and {whose}")
         low = min(returns(count), default=None)
         if low is not None and low[0] < 0:
             best = next((t for t in range(math.ceil(count), math.floor(top) + 1)

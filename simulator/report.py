@@ -40,7 +40,7 @@ import pandas as pd
 from simulator import __version__
 from simulator.exact.hands import up_label
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
-from simulator.rules import Rules, marked_changes, plural, unlike_nz_line
+from simulator.rules import Rules, marked_changes, pays_text, plural, unlike_nz_line
 from simulator.source import NOT_GIT, provenance
 from simulator.tally import MIN_WINS, NO_INSURANCE, NO_SUPER_SEVENS, SS_SUITED_SEVENS, Z95
 
@@ -103,7 +103,7 @@ def sevens_convention(rules: dict) -> str:
     or that none is (`exact.sevens.convention`)."""
     c = convention(rules["decks"], rules["super_sevens_pays"])
     decks = rules["decks"]
-    pays = "/".join(f"{p:g}" for p in rules["super_sevens_pays"])
+    pays = pays_text(rules["super_sevens_pays"])
     how = ("hit every 7-7, as the basic-super-sevens strategy" if rules["hole_card"] == "none"
            else "which no 7-7 play gives with a peek")
     said = (f"published for them: {_pct(c['published'], 2)} house edge ({c['source']})"

@@ -399,6 +399,12 @@ def _fmt_key(key) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", str(key)) else json.dumps(str(key))
 
 
+def pays_text(pays) -> str:
+    """Super Sevens pays as every output writes them, whole numbers with slashes:
+    ``3/50/100/500/5000`` (``1000000``, not ``1e+06``)."""
+    return "/".join(str(int(x)) for x in pays)
+
+
 def rule_change(key: str, value) -> str:
     """``key=value`` with the value as a rule file writes it (`_fmt`), a whole-number float as
     a whole number (``super_sevens_bet=2``, not ``2.0``: a float key reads either): every list

@@ -66,6 +66,7 @@ from simulator.rules import (
     no_effect_changes,
     origin,
     origin_note,
+    pays_text,
     plural,
     rules_dict,
     shown_rule_file,
@@ -1021,8 +1022,8 @@ def _sevens_row_for(sentence: str, rules) -> str:
     m = SEVENS_BEST.match(sentence)
     if m is None:
         return sentence
-    pays = "/".join(f"{x:g}" for x in rules.super_sevens_pays)
-    bet, of = float(m[1]), m[2] or "/".join(f"{x:g}" for x in Rules().super_sevens_pays)
+    pays = pays_text(rules.super_sevens_pays)
+    bet, of = float(m[1]), m[2] or pays_text(Rules().super_sevens_pays)
     if bet == rules.super_sevens_bet and of == pays:
         return sentence
     return (f"Sevens row: best 7,7 play for the main wager plus a Super Sevens bet of {bet:g} "

@@ -27,7 +27,7 @@ from simulator.exact.player import (
     hand_total,
 )
 from simulator.exact.shoe import flag, full_shoe
-from simulator.rules import plural, validate
+from simulator.rules import pays_text, plural, validate
 from simulator.strategy import Strategy, checked
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
@@ -479,7 +479,7 @@ def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, Fal
             f"blackjack pays {rules.blackjack_pays:g}{ins}.")
     if with_super_sevens and rules.super_sevens:
         pays = ("" if tuple(rules.super_sevens_pays) == tuple(nz.super_sevens_pays) else
-                f" (pays {'/'.join(f'{x:g}' for x in rules.super_sevens_pays)})")
+                f" (pays {pays_text(rules.super_sevens_pays)})")
         text += (f" Sevens row: best 7,7 play for the main wager plus a Super Sevens bet of "
                  f"{rules.super_sevens_bet:g} times it{pays}.")
     else:
