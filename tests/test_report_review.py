@@ -315,7 +315,8 @@ def test_the_variants_super_sevens_table_names_every_change_that_puts_a_game_in_
     from simulator.compare_report import SS_KEYS
 
     words = {"decks": "decks", "hole_card": "hole card", "super_sevens_pays": "pays",
-             "super_sevens_bet": "stake", "penetration": "penetration", "shuffle": "shuffle"}
+             "super_sevens_bet": "stake", "penetration": "penetration", "shuffle": "shuffle",
+             "boxes": "boxes"}
     assert set(words) == set(SS_KEYS)
     assert all(w in SS_CHANGES for w in words.values()) and "7-7 play" in SS_CHANGES
 

@@ -518,9 +518,9 @@ def _counting_summary(data: dict) -> str | None:
 
 
 # The changes that move the Super Sevens figures (`compare_report.SS_KEYS`), in words.
-SS_CHANGES = ("a change of decks, hole card, pays or stake, of the penetration or shuffle, whose "
-              "cut-card effect moves the side bet too, or of the 7-7 play, which decides "
-              "whether a third card is dealt")
+SS_CHANGES = ("a change of decks, hole card, pays or stake, of the penetration, shuffle or "
+              "boxes, whose cut-card effect moves the side bet too, or of the 7-7 play, which "
+              "decides whether a third card is dealt")
 
 
 def player_edge_text(data: dict) -> str:
