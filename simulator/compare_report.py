@@ -534,10 +534,12 @@ def _cut_short(pair_rounds: int, per_shoe: float) -> float:
     return (pair_rounds % per_shoe) / pair_rounds if per_shoe <= pair_rounds else 1.0
 
 
-def cut_card_difference_z(decks: int, penetration: float | None = None, boxes: int = 1) -> str:
+def cut_card_difference_z(decks: int, penetration: float | None = None, boxes: int = 1,
+                          marked: str = "the rows marked ~") -> str:
     """What a difference's z holds where a game is dealt to a cut card, the effect given for
     the baseline's ``decks`` (`cut_card_words`; at a baseline ``penetration`` or ``boxes``
-    where it is not measured, that it is not)."""
+    where it is not measured, that it is not); ``marked``: how the output marks the games
+    whose decks, cut card or boxes differ."""
     return ("z tests each simulated difference against the exact difference for a full shoe "
             f"every round: dealt to a cut card, each game's simulated figure holds "
             f"{cut_card_words(decks, penetration, boxes)}, in part where blocks each start from a "
@@ -545,12 +547,12 @@ def cut_card_difference_z(decks: int, penetration: float | None = None, boxes: i
             "which the exact figures do not; where both games deal the same decks to the same cut "
             "card it mostly cancels in the difference, but what is left of it is in z too, and "
             "can make |z| large over many rounds with nothing wrong (where the decks, the cut "
-            "card or the boxes differ it does not cancel: the rows marked ~)")
+            f"card or the boxes differ it does not cancel: {marked})")
 
 
-def cut_card_note(stats: dict) -> str | None:
-    """What z holds where a game is dealt to a cut card (`cut_card_difference_z`), or None:
-    every game shuffled every round, or no exact figures."""
+def cut_card_note(stats: dict, marked: str = "the rows marked ~") -> str | None:
+    """What z holds where a game is dealt to a cut card (`cut_card_difference_z`, ``marked``),
+    or None: every game shuffled every round, or no exact figures."""
     if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
@@ -560,7 +562,7 @@ def cut_card_note(stats: dict) -> str | None:
     several = [r["game"].rules for r in stats["rows"] if r["game"].rules.boxes > 1]  # plays:
     unmeasured = [g for g in several if not table_measured(g.decks, g.boxes)]
     shown = unmeasured[0] if unmeasured else max(several, key=lambda g: g.boxes, default=base)
-    return cut_card_difference_z(shown.decks, base.penetration, shown.boxes) + "."
+    return cut_card_difference_z(shown.decks, base.penetration, shown.boxes, marked) + "."
 
 
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons
@@ -718,6 +720,19 @@ def _tilde_rows(stats: dict) -> list:
     never = {g.label for g in unreached_games(stats, stats.get("pair_rounds"))}
     return [r for r in stats["rows"][1:] if r["game"].label not in never
             and (r["difference"] or {}).get("house_edge", {}).get("exact_scope") == "cut-card"]
+
+
+def sized_note(stats: dict) -> str | None:
+    """The ~ rows' sizing (`_sized_shifts`) as a sentence of its own, for the report (whose
+    tables mark those rows by their exact scope, cut-card), or None where none is sized."""
+    if "exact" not in stats["rows"][0]:
+        return None
+    sized = _sized_shifts(_tilde_rows(stats), stats["rows"][0]["game"], stats.get("pair_rounds"))
+    return None if not sized else (
+        "The change of the cut-card effect on the house edge where both games are played as "
+        "bjsim measured it (the NZ rules with their decks and boxes, basic strategy, 75% "
+        "penetration), each game's effect scaled by its rounds dealt from whole shoes in the "
+        f"blocks, and the house edge's z less it over its SE: {_sized_text(sized)}.")
 
 
 def _sized_text(sized: dict) -> str:

@@ -1383,8 +1383,13 @@ def test_every_printed_table_fits_the_page_at_full_size(built):
 def test_the_page_names_no_home_folder_and_each_chart_says_what_it_shows(built):
     out, data, _ = built
     page = (out / "report.html").read_text()
-    shown = re.findall(r'<img [^>]*alt="([^"]*)"><figcaption>([^<]*)</figcaption>', page)
+    shown = [(alt, re.sub(r"<[^>]+>", "", caption)) for alt, caption in re.findall(
+        r'<img [^>]*alt="([^"]*)"><figcaption>(.*?)</figcaption>', page)]
     assert len(shown) == 3 and all(alt and alt != caption for alt, caption in shown), shown
+    # the running chart's figures, its only text form, linked as each table's csv is (a
+    # compliance officer's review)
+    assert '(its figures: <a href="csv/running_house_edge.csv">csv/running_house_edge.csv</a>)' \
+        in page
     home = sections.home_folder()
     if home is not None:  # (the machine's files keep the paths whole)
         assert home + "/" not in page and home + "/" not in (out / "report.md").read_text()
@@ -3548,3 +3553,19 @@ def test_the_7_7_sentence_for_a_third_seven_paying_less_at_one_deck_names_lines_
     rows = [{"pays": p, "probability": 0.0 if line == "e" else 0.1}
             for line, p in zip("abcde", (3, 50, 100, 500, 5000), strict=True)]
     assert sections._top_pay({"super_sevens_pays": rows}) == 500
+
+
+@NEEDS_CHROMIUM
+def test_on_a_phone_only_the_wide_tables_scroll_not_the_page(built, tmp_path):
+    # a compliance officer's review: the screen-reader text in wide tables (absolutely placed)
+    # stuck out of their scroll boxes, and at phone width the page was 907 px wide in 485
+    out, _, _ = built
+    page = tmp_path / "measure.html"  # (the report with a script that says the page's width)
+    page.write_text((out / "report.html").read_text().replace(
+        "</body>", "<script>document.title = 'page ' + document.documentElement.scrollWidth"
+        " + ' view ' + window.innerWidth;</script></body>"))
+    res = chromium.run(page, "--window-size=390,844", "--dump-dom")
+    assert res.returncode == 0, res.stderr[-2000:]
+    page_w, view_w = map(int, re.search(r"<title>page (\d+) view (\d+)</title>",
+                                        res.stdout).groups())
+    assert page_w <= view_w, (page_w, view_w)

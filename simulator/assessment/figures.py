@@ -1237,7 +1237,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "exact figure, difference or z, '-')."
                      + "".join(" " + n for n in (
                          compare_report.unused_rules_note(result.stats, ""),
-                         compare_report.cut_card_note(result.stats),
+                         compare_report.cut_card_note(result.stats,
+                                                      "the rows of exact scope cut-card"),
+                         compare_report.sized_note(result.stats),
                          compare_report.multiple_note(result.stats)) if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(

@@ -31,7 +31,7 @@ nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywher
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
       white-space: nowrap; }
 @media (max-width: 40em) { nav ol { columns: 1; } }
-.wide { overflow-x: auto; } code .w { white-space: nowrap; }
+.wide { overflow-x: auto; position: relative; } code .w { white-space: nowrap; }
 .wide caption { position: sticky; left: 0; max-width: calc(100vw - 4em); }
 #t-manifest tbody th { width: 40%; }
 @page { size: A4; margin: 15mm 15mm 17mm 20mm; }
@@ -254,8 +254,10 @@ def _html_block(b, printing: bool = False) -> str:
     if isinstance(b, Chart):
         if b.file is None:
             return f'<p class="missing">Chart not drawn ({e(b.caption)}): {e(b.missing or "")}</p>'
+        caption = e(b.caption) if printing else re.sub(  # (its figures' csv a link, as a
+            r"csv/([\w-]+)\.csv", r'<a href="csv/\1.csv">csv/\1.csv</a>', e(b.caption))  # table's)
         return (f'<figure><img src="{e(b.file)}" width="{b.width}" height="{b.height}" '
-                f'alt="{e(_alt(b))}"><figcaption>{e(b.caption)}</figcaption></figure>')
+                f'alt="{e(_alt(b))}"><figcaption>{caption}</figcaption></figure>')
     text = e(str(b))
     if text.startswith(f"{CUT_CARD_MARK} "):  # (a screen reader passes over "~" in silence)
         text = (f'<span aria-hidden="true">{CUT_CARD_MARK}</span><span class="sr">Note on '

@@ -1803,9 +1803,12 @@ def counting(data: dict) -> Section | None:
             "that count"
             + (f"; {overall}. No exact return is set beside it: {ss['why_not']}."
                if ss["why_not"] else
-               f", beside the exact return of {ss['exact_play']}, from the cards and sevens left "
-               "at each round's start (the sevens' suits and the other cards taken as any of the "
-               "shoe's). By that exact return the bet favoured the player in "
+               (f", beside the exact return of {ss['exact_play']}, from the cards and sevens "
+                "left at each round's start" if ss.get("by_count_exact") else
+                f"; the exact return of {ss['exact_play']}, from the cards and sevens left at "
+                "each round's start, is given for every count together, not at each (below)")
+               + " (the sevens' suits and the other cards taken as any of the shoe's). By that "
+               "exact return the bet favoured the player in "
                f"{fmt(ss['favourable_share'], 'pct2')}"
                + (" (no SE, as said above)" if f.get("chunk_se_note") else
                   "" if not ss.get("favourable_share_se") else
