@@ -557,7 +557,7 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
             return [(value_by_sevens_left(rules, n, s, plays), n) for n, s in fewest
                     if s <= min(n, 4 * rules.decks)]
 
-        top = counting.start_counts(plan.count, plan.resolution, decks, rules.cut)[1]
+        bottom, top = counting.start_counts(plan.count, plan.resolution, decks, rules.cut)
         whose = ("the published convention's 7-7 play (a third card always dealt)"
                  if plays is None else f"the strategy's 7-7 play ({plays_text(plays)})")
         where = (f"{plan.source}: key 'super_sevens.{key}' = "
@@ -577,10 +577,14 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
                           None else "at no count a round starts at is it above 0 at every depth"))
         below = None if key == "base" else min(returns(count - 1), default=None)
         if below is not None and below[0] > 0:
+            lowest = math.ceil(count - 1)  # (the lowest whole count above 0 at every depth)
+            while lowest - 1 >= bottom and min(returns(lowest - 1), default=(-1,))[0] > 0:
+                lowest -= 1
             out.append(f"{where}, the bet's exact return at a sevens count of {count - 1:+g}, "
                        f"below the plan's first bet, is above 0 at every depth a round can start "
                        f"(at least {_pct(below[0], 2)}, at {below[1]} cards left): the plan "
-                       "passes up bets that favour the player")
+                       f"passes up bets that favour the player; the return is above 0 at every "
+                       f"depth from {lowest:+d}")
     return out
 
 

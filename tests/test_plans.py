@@ -597,6 +597,8 @@ def test_a_sevens_bet_where_the_house_has_the_edge_is_warned_of():
     assert "-19.45% at 33 cards left" in line
     (line,) = sevens_bet_warnings(plan, [shallow], hits)
     assert "+7, below the plan's first bet" in line and "passes up" in line
+    # the lowest count above 0 at every depth said (a designer's review): +5 at 0.6, +4 not
+    assert line.endswith("the return is above 0 at every depth from +5"), line
     assert f"{100 * _value(shallow, 126, 7):+.2f}%, at 126 cards left" in line
     # A shuffle every round: the count never builds (said apart); nothing here.
     every = apply_overrides(nz, ["shuffle=every-round"])
