@@ -406,7 +406,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         }
     few_wins = None if not bets else _few_wins(
         {k: expected[k] for k in lines if k in ss_lines_possible and k in dealable},
-        {k: v["pays"] for k, v in lines.items()}, bets_words(bets))
+        {k: v["pays"] for k, v in lines.items()}, bets_words(bets), bets)
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins) | (
         {"interval_note": NO_SUPER_SEVENS} if not bets else {})
     super_sevens |= {
@@ -548,15 +548,17 @@ def rarest_pay(chances: dict, pays: dict, weigh: dict | None = None):
     return min(big, key=lambda x: (x[2], x[0])) if big else None
 
 
-def _few_wins(expected: dict, pays: dict, bets: str) -> str | None:
-    """Why a Super Sevens interval is withheld, or None: the bets (``bets`` in words) are
+def _few_wins(expected: dict, pays: dict, bets: str, n: int) -> str | None:
+    """Why a Super Sevens interval is withheld, or None: the ``n`` bets (``bets`` in words) are
     expected to hold fewer than `MIN_WINS` wins of a big pay (`rarest_pay` of ``expected``,
-    each line's wins expected; lines of none left out)."""
+    each line's wins expected; lines of none left out), and about how many bets would hold
+    them (a designer's review: no output said how many rounds an interval needs)."""
     rare = rarest_pay({k: x for k, x in expected.items() if x > 0}, pays)
     if rare is None or rare[2] >= MIN_WINS:
         return None
+    needed = float(f"{MIN_WINS * n / rare[2]:.2g}")  # (two figures: the chance is a full shoe's)
     return (f"about {wins_words(rare[2])} of {pay_words(rare[0], rare[1], pays)} expected in "
-            f"{bets}, fewer than {MIN_WINS}")
+            f"{bets}, fewer than {MIN_WINS}; about {needed:,.0f} bets would hold {MIN_WINS}")
 
 
 def pay_words(lines, pay: int, pays: dict) -> str:
@@ -675,7 +677,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
             note = _few_wins({name: n * chance[name] for name in lines
                               if name in possible[k] and name in dealable},
                              {name: v["pays"] for name, v in lines.items()},
-                             f"its {bets_words(n)}")
+                             f"its {bets_words(n)}", n)
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,

@@ -606,3 +606,14 @@ def test_several_boxes_mark_the_frequencies_bounds_in_the_se_column():
     one = render(summarize(build_tally([[b] for b in rounds[0]] * 120),
                            Rules(boxes=1, super_sevens=False)), "table")
     assert "<=" not in one
+
+
+def test_a_withheld_super_sevens_interval_says_how_many_bets_would_hold_30_wins():
+    # a designer's review: "about 8.7 wins of line (e) ... expected in 1,000,000 bets, fewer
+    # than 30" never said the 3.5 million rounds an interval needs
+    from simulator.tally import MIN_WINS, _few_wins
+
+    note = _few_wins({"e": 8.7, "d": 388.0}, {"a": 3, "b": 50, "c": 100, "d": 500, "e": 5000},
+                     "1,000,000 bets", 1_000_000)
+    assert note.endswith(f"fewer than {MIN_WINS}; about 3,400,000 bets would hold {MIN_WINS}")
+    assert _few_wins({"e": 31.0}, {"e": 5000}, "x", 1) is None
