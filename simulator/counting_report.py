@@ -34,7 +34,15 @@ from simulator.report import (
     plays_by_up_text,
     with_note,
 )
-from simulator.rules import _fmt, pays_text, plural, shown, shown_rule_file, unlike_nz_line
+from simulator.rules import (
+    _fmt,
+    gazette_line,
+    pays_text,
+    plural,
+    shown,
+    shown_rule_file,
+    unlike_nz_line,
+)
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
@@ -1504,7 +1512,7 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"Rules:     {title}; {r['decks']} {plural(r['decks'], 'deck', 'decks')}, "
              f"{shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
-             *([unlike] if unlike else []),
+             *([unlike] if unlike else []), *filter(None, [gazette_line(meta.get("rules"))]),
              f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
              *[f"Note:      {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)],
              *[f"Warning:   {w}" for w in run.get("warnings") or ()],

@@ -40,7 +40,14 @@ import pandas as pd
 from simulator import __version__
 from simulator.exact.hands import up_label
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
-from simulator.rules import Rules, marked_changes, pays_text, plural, unlike_nz_line
+from simulator.rules import (
+    Rules,
+    gazette_line,
+    marked_changes,
+    pays_text,
+    plural,
+    unlike_nz_line,
+)
 from simulator.source import NOT_GIT, provenance
 from simulator.tally import MIN_WINS, NO_INSURANCE, NO_SUPER_SEVENS, SS_SUITED_SEVENS, Z95
 
@@ -516,6 +523,8 @@ def _table(summary: dict, meta: dict) -> str:
     unlike = unlike_nz_line(rules, ", ".join(run.get("overrides") or ()))  # (a file's too)
     if unlike:
         w(unlike + "\n")
+    if gazette_line(rules):  # (what the Gazette says of the values not the NZ game's)
+        w(gazette_line(rules) + "\n")
     if rules:
         decks, boxes = rules.get("decks"), rules.get("boxes")
         w(f"           {decks} {plural(decks, 'deck', 'decks')}, {boxes} "

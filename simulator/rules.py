@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
@@ -1568,6 +1569,21 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
     if not unlike or all(u in named for u in unlike):
         return None
     return "Unlike nz1994: " + ", ".join(unlike)
+
+
+def gazette_line(rules: dict) -> str | None:
+    """The tables' ``Gazette:   outside (14.3)`` line for ``rules`` (a `rules_dict`): what the
+    Gazette says of its values that are not the NZ game's (`gazette_word`), where one is
+    outside it, within a range it allows or an inferred rule's (a designer's review: only
+    compare and the report said a pay table was outside); None where every value is the NZ
+    game's or a choice (the boxes, the side bet)."""
+    if not rules:
+        return None
+    keys = [c.split("=", 1)[0] for c in nz_changes(rules)]
+    values = SimpleNamespace(**{k: tuple(v) if isinstance(v, list) else v
+                                for k, v in rules.items()})
+    word = gazette_word(values, [k for k in keys if k in DECLARED])
+    return f"Gazette:   {word}" if word and word != "a choice" else None
 
 
 def modified_name(name: str, changes) -> str:

@@ -902,3 +902,15 @@ def test_the_header_never_says_a_chunk_holds_more_than_the_run(command):
     assert "one chunk of 1,000 rounds (--chunk-rounds " in small and "chunks of" not in small
     many = run(*command, "--rounds", "3000", "--chunk-rounds", "1000", "-q").stdout
     assert "chunks of 1,000 rounds" in many and "one chunk" not in many
+
+
+def test_simulate_count_and_exact_say_what_the_gazette_says_of_the_rules():
+    # a designer's review: only compare and the report said a pay table was outside the
+    # Gazette; simulate said "Changed:", exact and count only the modified name
+    args = ["--set", "super_sevens_pays=3,50,100,500,2000", "--set", "decks=8"]
+    line = "\nGazette:   outside (14.3); within (3.1)\n"
+    assert line in run("simulate", *TINY, *args).stdout
+    assert line in run("count", "-n", "2000", "--chunk-rounds", "2000", "-q", *args).stdout
+    assert line in run("exact", *args).stdout
+    for plain in (["--boxes", "3"], []):  # a choice alone, or the NZ game: no line
+        assert "Gazette:" not in run("simulate", *TINY, *plain).stdout

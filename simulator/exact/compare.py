@@ -798,11 +798,11 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     else:
         sd = (f"SD per box-round                {fig['sd_box_round']:.4f}  (one box; a round of "
               f"{fig['boxes']} boxes: not computed)")
-    from simulator.rules import unlike_nz_line
+    from simulator.rules import gazette_line, unlike_nz_line
 
     unlike = unlike_nz_line(rules, title)
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
-           *([unlike] if unlike else []),
+           *([unlike] if unlike else []), *filter(None, [gazette_line(rules)]),
            *textwrap.wrap(f"play valued: {fig['play_note']}", 100),
            *textwrap.wrap("(" + basis(rules["decks"], rules.get("penetration"),
                                       rules.get("boxes", 1))
