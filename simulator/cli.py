@@ -3657,8 +3657,8 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
                          "a bankroll key")
     value = 1.0
     if fraction is not None:
-        try:
-            value = float(fraction)
+        try:  # (digits other than 0-9, which float reads: none)
+            value = float(fraction) if str(fraction).isascii() else math.nan
         except ValueError:
             value = math.nan
         if not 0 < value <= 1:  # (nan: never)

@@ -41,6 +41,7 @@ from simulator.rules import (
     gazette_word,
     marked_changes,
     no_effect_changes,
+    nz_gazette_word,
     rule_change,
     rules_dict,
     shown_rule_file,
@@ -299,13 +300,13 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
 def gazette_of(game, baseline: bool = False) -> str:
     """What the Gazette says of the values a variant changes (`rules.gazette_word`): ``outside
     (14.3)`` for a Super Sevens pay table it does not allow, as the report's variants table;
-    of the ``baseline``, of its values that are not the NZ game's."""
-    if baseline:
-        nz = rules_dict(Rules())
-        return gazette_word(game.rules, [k for k, v in rules_dict(game.rules).items()
-                                         if v != nz[k]])
+    of the ``baseline``, of its values that are not the NZ game's; keys of no effect left
+    out."""
+    if baseline:  # (as simulate's Gazette line: `rules.nz_gazette_word`)
+        return nz_gazette_word(rules_dict(game.rules))
+    idle = no_effect_changes(game.rules, game.changes)  # (marked so, not judged)
     keys = [c.split("=", 1)[0] for c in game.changes]
-    return gazette_word(game.rules, [k for k in keys if k in DECLARED])
+    return gazette_word(game.rules, [k for k in keys if k in DECLARED and k not in idle])
 
 
 WITHHELD = "†"  # marks an interval withheld (too few wins of a big Super Sevens line)
@@ -671,11 +672,14 @@ def counter_note(stats: dict) -> str | None:
 
 def counter_sets(rules) -> list[str]:
     """The ``--set`` changes that give ``bjsim count`` ``rules`` from the NZ game, but the cut
-    card (the sweep's penetrations), the boxes (a plan plays its own) and the Super Sevens
-    stake (a plan's own too: count refuses ``super_sevens_bet``)."""
+    card (the sweep's penetrations), the boxes (a plan plays its own), the Super Sevens stake
+    (a plan's own too: count refuses ``super_sevens_bet``) and keys of no effect under the
+    others (count warns of them)."""
     nz = rules_dict(Rules())
-    return [rule_change(k, v) for k, v in rules_dict(rules).items() if v != nz[k]
+    sets = [rule_change(k, v) for k, v in rules_dict(rules).items() if v != nz[k]
             and k not in ("penetration", "shuffle", "boxes", "super_sevens_bet")]
+    idle = no_effect_changes(rules, sets)  # (count would warn of each)
+    return [c for c in sets if c.split("=", 1)[0] not in idle]
 
 
 def _sized_shifts(rows: list, base, pair_rounds: int | None) -> dict:
@@ -727,7 +731,9 @@ def sized_note(stats: dict) -> str | None:
     tables mark those rows by their exact scope, cut-card), or None where none is sized."""
     if "exact" not in stats["rows"][0]:
         return None
-    sized = _sized_shifts(_tilde_rows(stats), stats["rows"][0]["game"], stats.get("pair_rounds"))
+    twice = same_games(stats)  # (the report's table folds a game given twice into the first)
+    sized = _sized_shifts([r for r in _tilde_rows(stats) if r["game"].label not in twice],
+                          stats["rows"][0]["game"], stats.get("pair_rounds"))
     return None if not sized else (
         "The change of the cut-card effect on the house edge where both games are played as "
         "bjsim measured it (the NZ rules with their decks and boxes, basic strategy, 75% "

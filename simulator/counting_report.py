@@ -37,6 +37,7 @@ from simulator.report import (
 from simulator.rules import (
     _fmt,
     gazette_line,
+    nz_gazette_word,
     pays_text,
     plural,
     shown,
@@ -642,8 +643,8 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     if density is None:
         if sim["n"] * rare[1] < MIN_WINS:
             return (f"fewer than {MIN_WINS} wins of {_rare_pay_words(rare, check)} expected in "
-                    f"{sim['n']:,} bets (about {wins_number(sim['n'] * rare[1])}): too few for a "
-                    "normal interval or z")
+                    f"{sim['n']:,} bets (about {wins_number(sim['n'] * rare[1])}; "
+                    f"{_bets_for_wins(rare[1])}): too few for a normal interval or z")
         return None
     if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
         return (f"no win of a Super Sevens line expected in {sim['n']:,} bets: the row's counts "
@@ -659,7 +660,8 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
                   "a full shoe's: this count leaves at least a full shoe's 4 sevens a deck")
         return (f"fewer than {MIN_WINS} wins of {pay_words(line, pay, check['pays'])} expected "
                 f"in {sim['n']:,} bets (about {wins}, {'its' if len(line) == 1 else 'their'} "
-                f"chance {chance}): too few for a normal interval or z")
+                f"chance {chance}; {_bets_for_wins(p)} at this count): too few for a normal "
+                "interval or z")
     return None
 
 
@@ -689,8 +691,14 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
     return (f"about {wins_words(n * rare[1])} of {_rare_pay_words(rare, check)} expected in "
             f"{bets} at a full shoe's chance (more where the count leaves more sevens), fewer "
-            f"than {MIN_WINS}: too few for a normal interval (the mean and SD are a handful of "
-            "big pays)")
+            f"than {MIN_WINS}; {_bets_for_wins(rare[1])}: too few for a normal interval (the "
+            "mean and SD are a handful of big pays)")
+
+
+def _bets_for_wins(chance: float) -> str:
+    """About how many bets of a big pay's ``chance`` would hold `MIN_WINS` wins of it, as
+    simulate's note says (`tally._few_wins`): two figures."""
+    return f"about {float(f'{MIN_WINS / chance:.2g}'):,.0f} bets would hold {MIN_WINS}"
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:
@@ -2380,6 +2388,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             + ("; no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)"
                if rows[0].get("bankroll") is None else
                f"; bankroll for the risk of ruin: {_num(rows[0]['bankroll'], 0)} units")]
+    word = nz_gazette_word({k: v for k, v in (meta.get("rules") or {}).items()
+                            if k != "penetration"})  # (each run's own: the sweep's)
+    head += [f"Gazette: {word}"] if word else []
     head += [f"Note: {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)]
     head += [f"Warning: {w}" for w in run.get("warnings") or ()]
     head.append(code_line(meta))  # (as the single count's table)

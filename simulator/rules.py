@@ -1571,19 +1571,27 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
     return "Unlike nz1994: " + ", ".join(unlike)
 
 
-def gazette_line(rules: dict) -> str | None:
-    """The tables' ``Gazette:   outside (14.3)`` line for ``rules`` (a `rules_dict`): what the
-    Gazette says of its values that are not the NZ game's (`gazette_word`), where one is
-    outside it, within a range it allows or an inferred rule's (a designer's review: only
-    compare and the report said a pay table was outside); None where every value is the NZ
-    game's or a choice (the boxes, the side bet)."""
+def nz_gazette_word(rules: dict) -> str:
+    """What the Gazette says of the values of ``rules`` (a `rules_dict`) that are not the NZ
+    game's (`gazette_word`), where one is outside it, within a range it allows or an inferred
+    rule's; "" where every value is the NZ game's or a choice (the boxes, the side bet). A key
+    of no effect under the others (`no_effect`) is left out: said so, not judged."""
     if not rules:
-        return None
-    keys = [c.split("=", 1)[0] for c in nz_changes(rules)]
+        return ""
     values = SimpleNamespace(**{k: tuple(v) if isinstance(v, list) else v
                                 for k, v in rules.items()})
-    word = gazette_word(values, [k for k in keys if k in DECLARED])
-    return f"Gazette:   {word}" if word and word != "a choice" else None
+    keys = [k for c in nz_changes(rules) if (k := c.split("=", 1)[0]) in DECLARED
+            and not no_effect(values, k)]
+    word = gazette_word(values, keys)
+    return "" if word == "a choice" else word
+
+
+def gazette_line(rules: dict) -> str | None:
+    """The tables' ``Gazette:   outside (14.3)`` line for ``rules`` (a `rules_dict`:
+    `nz_gazette_word`), or None (a designer's review: only compare and the report said a pay
+    table was outside the Gazette)."""
+    word = nz_gazette_word(rules)
+    return f"Gazette:   {word}" if word else None
 
 
 def modified_name(name: str, changes) -> str:

@@ -297,7 +297,7 @@ def test_the_section_withholds_the_super_sevens_intervals_bjsim_count_withholds(
     f = CR.figures(tally_of(FLAT_ROUNDS) * 1000, load_plan("sevens-super-sevens"), Rules(),
                    bankroll=1000)
     note = f["per_round_played"]["interval_note"]
-    assert "fewer than 30: too few for a normal interval" in note
+    assert "would hold 30: too few for a normal interval" in note
     data = {"strategy": "basic-super-sevens",
             "counting": {"plan": "sevens-super-sevens", "figures": f,
                          "sweep": CR.sweep_rows([(0.75, f)])}}

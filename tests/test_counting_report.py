@@ -470,7 +470,7 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     for k in ("initial_bet_with_super_sevens", "total_bet_with_super_sevens"):
         a = few["advantage"][k]
         assert a["mean"] is not None and (a["se"], a["ci95_low"], a["ci95_high"]) == (None,) * 3
-        assert "fewer than 30: too few for a normal interval" in a["interval_note"], k
+        assert "would hold 30: too few for a normal interval" in a["interval_note"], k
     assert few["advantage"]["initial_bet"]["se"] is not None  # the main game's: not withheld
     for key in ("per_round_played", "per_round_watched"):
         p = few[key]
@@ -886,7 +886,7 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     # (a card counter's review: it read "at 4.00 sevens a deck: the fewest this count leaves",
     # where +13 leaves 5 a deck or more)
     assert ("(about 23.9, its chance a full shoe's: this count leaves at least a full shoe's 4 "
-            "sevens a deck)") in row["z_note"]
+            "sevens a deck; about 1,900,000 bets would hold 30 at this count)") in row["z_note"]
     # the overall return keeps the full shoe's chance (its bets are of every count)
     f9 = CR.figures(at[-9], sevens, Rules(), strategy=strategy)
     assert f9["super_sevens"]["z_house_edge"] is not None

@@ -912,5 +912,9 @@ def test_simulate_count_and_exact_say_what_the_gazette_says_of_the_rules():
     assert line in run("simulate", *TINY, *args).stdout
     assert line in run("count", "-n", "2000", "--chunk-rounds", "2000", "-q", *args).stdout
     assert line in run("exact", *args).stdout
-    for plain in (["--boxes", "3"], []):  # a choice alone, or the NZ game: no line
-        assert "Gazette:" not in run("simulate", *TINY, *plain).stdout
+    for plain in (["--boxes", "3"], [],  # a choice alone, or the NZ game: no line, nor for a
+                  ["--no-super-sevens", "--set", "super_sevens_pays=3,50,100,500,1000"]):
+        assert "Gazette:" not in run("simulate", *TINY, *plain).stdout  # key of no effect
+    sweep = run("count", "-n", "2000", "--chunk-rounds", "2000", "-q", "--penetrations",
+                "0.7,0.8", *args).stdout  # (a diff read: the sweep's head had none)
+    assert "\nGazette: outside (14.3); within (3.1)\n" in sweep

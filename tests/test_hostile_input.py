@@ -744,7 +744,8 @@ def test_an_item_left_out_of_a_pay_list_names_the_key(vary):
     ("simulate", "-n", "1000", "--set", "super_sevens_pays=3,50,100,500,５000"),
     ("simulate", "-n", "1000", "--workers", "２"), ("simulate", "--precision", "０.０1"),
     ("count", "-n", "1000", "--bankroll", "１００"),
-    ("count", "-n", "1000", "--penetrations", "０.７,0.8")])
+    ("count", "-n", "1000", "--penetrations", "０.７,0.8"),
+    ("count", "-n", "1000", "--optimal-bets", "--kelly-fraction", "0.５")])
 def test_digits_other_than_0_to_9_are_refused(args):
     # Python's int and float read full-width and other Unicode digits: a run of "１０００"
     # rounds played 1,000, its command line recorded in digits no script greps for

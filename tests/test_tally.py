@@ -610,7 +610,8 @@ def test_several_boxes_mark_the_frequencies_bounds_in_the_se_column():
 
 def test_a_withheld_super_sevens_interval_says_how_many_bets_would_hold_30_wins():
     # a designer's review: "about 8.7 wins of line (e) ... expected in 1,000,000 bets, fewer
-    # than 30" never said the 3.5 million rounds an interval needs
+    # than 30" never said the 3.5 million rounds an interval needs (8.7 here exactly: 3.4
+    # million to two figures; the run's 8.66 gives 3.5)
     from simulator.tally import MIN_WINS, _few_wins
 
     note = _few_wins({"e": 8.7, "d": 388.0}, {"a": 3, "b": 50, "c": 100, "d": 500, "e": 5000},
