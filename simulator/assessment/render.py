@@ -33,6 +33,7 @@ nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywher
 @media (max-width: 40em) { nav ol { columns: 1; } }
 .wide { overflow-x: auto; position: relative; } code .w { white-space: nowrap; }
 .wide caption { position: sticky; left: 0; max-width: calc(100vw - 4em); }
+.wide tbody th { position: sticky; left: 0; background: #fff; }
 #t-manifest tbody th { width: 40%; }
 @page { size: A4; margin: 15mm 15mm 17mm 20mm; }
 @media print { body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
