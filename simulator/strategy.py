@@ -20,10 +20,12 @@ from simulator import HOME
 from simulator import layout as L
 from simulator.rules import (
     STRATEGY_CHARTS,
+    Rules,
     check_keys,
     checked_name,
     closest_name,
     names_a_file,
+    pays_text,
     read_text,
     refuse_empty,
     shipped_or_path,
@@ -546,3 +548,24 @@ def strategies_equal(a: Strategy, b: Strategy) -> bool:
         == (b.name, b.description, b.source, b.insurance, b.even_money)
         and all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
     )
+
+
+SEVENS_BEST = re.compile(r"Sevens row: best 7,7 play for the main wager plus a Super Sevens bet "
+                         r"of ([\d.]+) times it(?: \(pays ([\d.e+/]+)\))?(\.?)$")
+
+
+def sevens_row_for(sentence: str, rules) -> str:
+    """A generated chart's "Sevens row: best 7,7 play ... a Super Sevens bet of B times it" (pays
+    not named: the NZ pays), saying for which bet and pays it is best where this table's differ
+    (a review: `basic-super-sevens`, derived for the NZ pays, read as best for pays whose third
+    seven pays less, where hitting cost the player 18 pp)."""
+    m = SEVENS_BEST.match(sentence)
+    if m is None:
+        return sentence
+    pays = pays_text(rules.super_sevens_pays)
+    bet, of = float(m[1]), m[2] or pays_text(Rules().super_sevens_pays)  # (none named: NZ)
+    if bet == rules.super_sevens_bet and of == pays:
+        return sentence
+    return (f"Sevens row: best 7,7 play for the main wager plus a Super Sevens bet of {bet:g} "
+            f"times it paying {of}, not for this table's bet of {rules.super_sevens_bet:g} "
+            f"paying {pays}{m[3]}")

@@ -1065,3 +1065,22 @@ def test_the_comparison_keeps_a_space_between_wide_figures():
     assert _comparison_lines({"house_edge": narrow}, "figure") == [
         "figure                       simulated       exact    difference       z",
         "house edge                     0.5110%     0.5191%    -0.0081 pp   -0.03"]
+
+
+def test_exact_says_a_charts_sevens_row_was_chosen_for_other_pays():
+    # a designer's review: exact --strategy basic-super-sevens under 3/50/100/40/40 gave 37.152%,
+    # worse than basic's, with no word that its 7-7 row was chosen for the NZ pays (the report
+    # says so)
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    args = ["exact", "--strategy", "basic-super-sevens"]
+    other = CliRunner().invoke(cli, [*args, "--set", "super_sevens_pays=3,50,100,40,40"])
+    assert other.exit_code == 0, other.output
+    assert ("basic-super-sevens's sevens row: best 7,7 play for the main wager plus a Super "
+            "Sevens bet of 1 times") in other.stdout
+    assert "paying 3/50/100/500/5000, not for this table's bet of 1 paying 3/50/100/40/40" in \
+        " ".join(other.stdout.split())
+    nz = CliRunner().invoke(cli, args)
+    assert "'s sevens row:" not in nz.stdout

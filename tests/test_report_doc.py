@@ -3499,10 +3499,11 @@ def test_a_chart_s_best_7_7_play_says_for_which_pays_where_the_table_s_differ():
     assert _describe(chart, Rules(super_sevens_bet=0.5)).startswith(
         best + " paying 3/50/100/500/5000, not for this table's bet of 0.5 paying "
         "3/50/100/500/5000.")
-    # a chart derived for pays written with an exponent (1e+06, as its description writes them)
-    from simulator.assessment.figures import _sevens_row_for
+    # a chart derived for pays written with an exponent (1e+06, as older descriptions wrote
+    # them; bjsim now writes 1000000)
+    from simulator.strategy import sevens_row_for
 
-    said = _sevens_row_for(best + " (pays 3/1e+06/1e+06/1/1)", Rules())
+    said = sevens_row_for(best + " (pays 3/1e+06/1e+06/1/1)", Rules())
     assert said == best + (" paying 3/1e+06/1e+06/1/1, not for this table's bet of 1 paying "
                            "3/50/100/500/5000")
 

@@ -66,7 +66,6 @@ from simulator.rules import (
     no_effect_changes,
     origin,
     origin_note,
-    pays_text,
     plural,
     rules_dict,
     shown_rule_file,
@@ -76,6 +75,7 @@ from simulator.strategy import (
     charts_sha256,
     list_strategies,
     load_strategy,
+    sevens_row_for,
     shown_names,
     strategy_path,
 )
@@ -999,7 +999,7 @@ def _describe(strat, rules, assessed=None) -> str:
     (`_insurance_words`); and a strategy that plays like the dealer (stands on soft 17) said
     not to play like this one where the dealer hits soft 17 (rule 12.3 changed)."""
     sentences = strat.description.strip().split(". ")
-    said = [_sevens_row_for(t, rules) for t in (sentences[1:] if len(sentences) > 1 else sentences)
+    said = [sevens_row_for(t, rules) for t in (sentences[1:] if len(sentences) > 1 else sentences)
             if rules.super_sevens or not t.startswith("Sevens row")]
     said = [_insurance_words(strat, rules, assessed).rstrip(".") + t[len(t.rstrip(".")):]
             if t.rstrip(".") in INSURANCE_SENTENCES else t for t in said]
@@ -1008,27 +1008,6 @@ def _describe(strat, rules, assessed=None) -> str:
         desc += (" It stands on soft 17, as a dealer who stands on all 17s; this table's dealer "
                  "hits soft 17 (rule 12.3 changed), so it does not play like this dealer.")
     return desc
-
-
-SEVENS_BEST = re.compile(r"Sevens row: best 7,7 play for the main wager plus a Super Sevens bet "
-                         r"of ([\d.]+) times it(?: \(pays ([\d.e+/]+)\))?(\.?)$")
-
-
-def _sevens_row_for(sentence: str, rules) -> str:
-    """A generated chart's "Sevens row: best 7,7 play ... a Super Sevens bet of B times it" (pays
-    not named: the NZ pays), saying for which bet and pays it is best where this table's differ
-    (a review: `basic-super-sevens`, derived for the NZ pays, read as best for pays whose third
-    seven pays less, where hitting cost the player 18 pp)."""
-    m = SEVENS_BEST.match(sentence)
-    if m is None:
-        return sentence
-    pays = pays_text(rules.super_sevens_pays)
-    bet, of = float(m[1]), m[2] or pays_text(Rules().super_sevens_pays)
-    if bet == rules.super_sevens_bet and of == pays:
-        return sentence
-    return (f"Sevens row: best 7,7 play for the main wager plus a Super Sevens bet of {bet:g} "
-            f"times it paying {of}, not for this table's bet of {rules.super_sevens_bet:g} "
-            f"paying {pays}{m[3]}")
 
 
 def _plays_like_s17_dealer(strat) -> bool:

@@ -35,7 +35,7 @@ from simulator.processes import map_spawned
 from simulator.report import sevens_note, sevens_player_edge
 from simulator.rules import plural
 from simulator.source import provenance
-from simulator.strategy import checked
+from simulator.strategy import checked, sevens_row_for
 
 SIDE_BETS = (0.5, 1.0, 2.0)
 
@@ -238,6 +238,18 @@ def _optimal_figures(rules) -> tuple:
     return _figures(rules, res, ups, sevens, OPTIMAL_NAME, False, even_money, "optimal"), None
 
 
+def _sevens_row_note(strategy, rules) -> str | None:
+    """A chart's "Sevens row: best 7,7 play ..." sentence (`strategy.sevens_row_for`) where it
+    was chosen for another Super Sevens bet or pays than ``rules``', else None."""
+    if not hasattr(strategy, "description") or not rules.super_sevens:
+        return None
+    for sentence in (t.strip() for t in strategy.description.split(". ")):
+        said = sevens_row_for(sentence.rstrip(".") + ".", rules)
+        if said != sentence.rstrip(".") + ".":
+            return f"{strategy.name}'s sevens row: {said.split(': ', 1)[1]}"
+    return None
+
+
 def _figures(rules, res, ups, sevens, name, insured, even_money, play) -> dict:
     """`exact_figures` from an evaluation ``res`` (`analyze.evaluate`) on the up cards ``ups``,
     with the 7-7 play ``sevens`` (a Strategy, or a play by up card)."""
@@ -258,6 +270,9 @@ def _figures(rules, res, ups, sevens, name, insured, even_money, play) -> dict:
         "even_money_taken": even_money,
         "super_sevens": None,
         "sevens_question": None,
+        # where a chart's sevens row was chosen for another bet or pays (a designer's review:
+        # exact said nothing, the report did)
+        "sevens_row_note": _sevens_row_note(sevens, rules),
     }
     if rules.super_sevens:
         ss = super_sevens(rules, sevens)
@@ -804,6 +819,7 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
            *([unlike] if unlike else []), *filter(None, [gazette_line(rules)]),
            *textwrap.wrap(f"play valued: {fig['play_note']}", 100),
+           *(textwrap.wrap(fig["sevens_row_note"], 100) if fig.get("sevens_row_note") else []),
            *textwrap.wrap("(" + basis(rules["decks"], rules.get("penetration"),
                                       rules.get("boxes", 1))
                           + "; method and approximations: docs/exact.md)", 100),
