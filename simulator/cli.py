@@ -3324,29 +3324,13 @@ def _refuse_stake(overrides, user: str, instead: str, rules=None, rules_path=Non
                          + (f", or {or_else}" if or_else else ""))
 
 
-def _plan_warnings(plan, games) -> list[str]:
-    """A counting plan's odd steps and wonging (`plans.plan_warnings`), a warning line each: played
-    as written, as the user may mean them. Returned for the output's ``run.warnings``."""
-    from simulator.plans import plan_warnings
-    from simulator.rules import shown_rule_file
+def _count_warnings(plan, games, strategy) -> list[str]:
+    """A counting plan's odd steps and wonging and its Super Sevens bets where the house has the
+    edge or passes up the player's (`counting_report.count_warnings`), a warning line each,
+    played as written; returned for the output's ``run.warnings``."""
+    from simulator.counting_report import count_warnings
 
-    # (a shipped plan named as the report names it, not by this checkout's path)
-    lines = plan_warnings(dataclasses.replace(plan, source=shown_rule_file(plan.source)), games)
-    for line in lines:
-        click.echo(f"bjsim: warning: {line}", err=True)
-    return lines
-
-
-def _sevens_warnings(plan, games, strategy) -> list[str]:
-    """A Super Sevens bet the plan makes at a count where, under these rules and ``strategy``'s
-    7-7 play, the house has the edge, or one it passes up where the player has it
-    (`counting_report.sevens_bet_warnings`): a warning line each, played as written. Returned
-    for the output's ``run.warnings``."""
-    from simulator.counting_report import sevens_bet_warnings
-    from simulator.rules import shown_rule_file
-
-    lines = sevens_bet_warnings(dataclasses.replace(plan, source=shown_rule_file(plan.source)),
-                                games, strategy)
+    lines = count_warnings(plan, games, strategy)
     for line in lines:
         click.echo(f"bjsim: warning: {line}", err=True)
     return lines
@@ -3533,7 +3517,6 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                   "by --set, or the side bet off (--no-super-sevens)", rules,
                   _as_named(ctx, rules_path), file=rules_path)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
-    warnings = _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
     _no_effect_warnings(rules, overrides, sets)
@@ -3561,7 +3544,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         (name,), files = _shown_strategies(ctx, [strategy_name], [strategy])
         label = _chart_label(rules, [name], quiet)
     label = "; ".join(x for x in (whose, label) if x) or None
-    warnings += _sevens_warnings(plan, [r for _, r in games], strategy)
+    warnings = _count_warnings(plan, [r for _, r in games], strategy)
     if optimal and optimal["path"]:  # (what the written plan's replay needs, from any folder)
         optimal |= _replay(rules_path, file_meta, sets, strategy_name, seed, chunk_rounds,
                            rounds)
@@ -3709,7 +3692,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
     """`bjsim count`'s report of ``runs`` written to ``output`` (`_emit_run`); with ``optimal``
     (`_optimal_options`) its section of optimal bets, and the optimal plan written;
     ``rounds_per_hour``: the figures an hour too (`counting_report.per_hour`); ``warnings``: the
-    plan's, as stderr gave them (`_plan_warnings`, `_sevens_warnings`), in ``run.warnings``."""
+    plan's, as stderr gave them (`_count_warnings`), in ``run.warnings``."""
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll, rounds_per_hour)

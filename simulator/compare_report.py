@@ -287,8 +287,8 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
         changes = ", ".join(marked_changes(game.changes, no_effect_changes(
             game.rules, game.changes))) or "(none)"
         changes += same_text(same.get(game.label), main.get(game.label))
-        if gazette_of(game):
-            changes += f"; Gazette: {gazette_of(game)}"
+        word = gazette_of(game)
+        changes += f"; Gazette: {word}" if word else ""
         pairing = row["pairing"] + (f": {row['note']}" if row.get("note") else "")
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
                 f"{pairing}" if markdown else
@@ -735,16 +735,20 @@ def sized_note(stats: dict) -> str | None:
     sized = _sized_shifts([r for r in _tilde_rows(stats) if r["game"].label not in twice],
                           stats["rows"][0]["game"], stats.get("pair_rounds"))
     return None if not sized else (
-        "The change of the cut-card effect on the house edge where both games are played as "
-        "bjsim measured it (the NZ rules with their decks and boxes, basic strategy, 75% "
-        "penetration), each game's effect scaled by its rounds dealt from whole shoes in the "
-        f"blocks, and the house edge's z less it over its SE: {_sized_text(sized)}.")
+        f"The change of the cut-card effect {SIZED_WORDS}: {_sized_text(sized)}.")
 
 
 def _sized_text(sized: dict) -> str:
     """`_sized_shifts` in the ~ note's words: ``decks=1 +0.103 pp (z -0.31)``."""
     return ", ".join(f"{label} {100 * shift:+.3f} pp (z {z:+.2f})"
                      for label, (shift, z) in sized.items())
+
+
+# How `_sized_shifts` sizes the change of the cut-card effect (the ~ note's and report's words).
+SIZED_WORDS = ("on the house edge where both games are played as bjsim measured the effect (the "
+               "NZ rules with their decks and boxes, basic strategy, 75% penetration), each "
+               "game's effect scaled by its rounds dealt from whole shoes in the blocks, and the "
+               "house edge's z less it over its SE")
 
 
 # The keys a game may change from the NZ rules and still be sized by the measured cut-card effect
@@ -783,12 +787,7 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
                          "card: the simulated difference also holds the change of the cut-card "
                          "effect, which the exact one (a full shoe every round) does not"
                          + (f"; that of {own}" if own else "")
-                         + (f"; that change on the house edge where both games are played as "
-                            f"bjsim measured the effect (the NZ rules with their decks and "
-                            f"boxes, basic strategy, 75% penetration), each game's effect "
-                            f"scaled by its rounds dealt from whole shoes in the blocks, and the "
-                            f"house edge's z less it over its SE: {sized}"
-                            if sized else "") + ".")
+                         + (f"; that change {SIZED_WORDS}: {sized}" if sized else "") + ".")
         elif "cut-card" in scopes:
             notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
                          f"card: the simulated difference of {own}, which the exact one (a full "

@@ -13,6 +13,7 @@ bet at each count, the ramp they make and what it would win over the same rounds
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -54,6 +55,7 @@ from simulator.tally import (
     _few_rounds,
     _figure,
     _mean_sd,
+    bets_for_wins,
     bets_words,
     few_insurance_bets,
     line_chances,
@@ -597,6 +599,18 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
     return out
 
 
+def count_warnings(plan, games, strategy) -> list[str]:
+    """What bjsim count warns of ``plan`` in ``games`` (rule sets): its odd steps and wonging
+    (`plans.plan_warnings`) and its Super Sevens bets (`sevens_bet_warnings`), each once, a
+    shipped plan named as the outputs name a shipped file (`rules.shown_rule_file`), not by this
+    checkout's path: count's stderr and ``run.warnings``, and the report's counting section."""
+    from simulator.plans import plan_warnings
+
+    plan = dataclasses.replace(plan, source=shown_rule_file(plan.source))
+    return list(dict.fromkeys(plan_warnings(plan, games)
+                              + sevens_bet_warnings(plan, games, strategy)))
+
+
 def _falling(x: float, k: int) -> float:
     """``x (x - 1) ... (x - k + 1)``, 0 where ``x`` is below ``k - 1``."""
     out = 1.0
@@ -644,7 +658,7 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
         if sim["n"] * rare[1] < MIN_WINS:
             return (f"fewer than {MIN_WINS} wins of {_rare_pay_words(rare, check)} expected in "
                     f"{sim['n']:,} bets (about {wins_number(sim['n'] * rare[1])}; "
-                    f"{_bets_for_wins(rare[1])}): too few for a normal interval or z")
+                    f"{bets_for_wins(rare[1])}): too few for a normal interval or z")
         return None
     if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
         return (f"no win of a Super Sevens line expected in {sim['n']:,} bets: the row's counts "
@@ -660,7 +674,7 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
                   "a full shoe's: this count leaves at least a full shoe's 4 sevens a deck")
         return (f"fewer than {MIN_WINS} wins of {pay_words(line, pay, check['pays'])} expected "
                 f"in {sim['n']:,} bets (about {wins}, {'its' if len(line) == 1 else 'their'} "
-                f"chance {chance}; {_bets_for_wins(p)} at this count): too few for a normal "
+                f"chance {chance}; {bets_for_wins(p)} at this count): too few for a normal "
                 "interval or z")
     return None
 
@@ -691,14 +705,9 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
     return (f"about {wins_words(n * rare[1])} of {_rare_pay_words(rare, check)} expected in "
             f"{bets} at a full shoe's chance (more where the count leaves more sevens), fewer "
-            f"than {MIN_WINS}; {_bets_for_wins(rare[1])}: too few for a normal interval (the "
+            f"than {MIN_WINS}; {bets_for_wins(rare[1])}: too few for a normal interval (the "
             "mean and SD are a handful of big pays)")
 
-
-def _bets_for_wins(chance: float) -> str:
-    """About how many bets of a big pay's ``chance`` would hold `MIN_WINS` wins of it, as
-    simulate's note says (`tally._few_wins`): two figures."""
-    return f"about {float(f'{MIN_WINS / chance:.2g}'):,.0f} bets would hold {MIN_WINS}"
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:

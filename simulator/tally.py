@@ -556,9 +556,15 @@ def _few_wins(expected: dict, pays: dict, bets: str, n: int) -> str | None:
     rare = rarest_pay({k: x for k, x in expected.items() if x > 0}, pays)
     if rare is None or rare[2] >= MIN_WINS:
         return None
-    needed = float(f"{MIN_WINS * n / rare[2]:.2g}")  # (two figures: the chance is a full shoe's)
     return (f"about {wins_words(rare[2])} of {pay_words(rare[0], rare[1], pays)} expected in "
-            f"{bets}, fewer than {MIN_WINS}; about {needed:,.0f} bets would hold {MIN_WINS}")
+            f"{bets}, fewer than {MIN_WINS}; {bets_for_wins(rare[2] / n)}")
+
+
+def bets_for_wins(chance: float) -> str:
+    """About how many bets, of a big pay's ``chance`` a bet, would hold `MIN_WINS` wins of it, in
+    words, to two figures (the chance is a full shoe's): ``about 3,500,000 bets would hold
+    30``."""
+    return f"about {float(f'{MIN_WINS / chance:.2g}'):,.0f} bets would hold {MIN_WINS}"
 
 
 def pay_words(lines, pay: int, pays: dict) -> str:

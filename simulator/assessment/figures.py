@@ -1439,18 +1439,14 @@ def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
 
 
 def counting_warnings(rules, plan, penetrations, strategy) -> list[str]:
-    """What bjsim count warns of a plan (`plans.plan_warnings`, its Super Sevens bets
-    `counting_report.sevens_bet_warnings`) for the games a report plays it in: the rules'
-    penetration and each of ``penetrations``; a shipped plan named as bjsim names it."""
+    """What bjsim count warns of a plan (`counting_report.count_warnings`) for the games a report
+    plays it in: the rules' penetration and each of ``penetrations``."""
     from simulator import count_runs
-    from simulator.counting_report import sevens_bet_warnings
-    from simulator.plans import plan_warnings
+    from simulator.counting_report import count_warnings
 
     games = [r for pens in (None, penetrations) if pens or pens is None
              for _, r in count_runs.check(rules, plan, pens)]
-    plan = dataclasses.replace(plan, source=shown_rule_file(plan.source))
-    return list(dict.fromkeys(plan_warnings(plan, games)
-                              + sevens_bet_warnings(plan, games, strategy)))
+    return count_warnings(plan, games, strategy)
 
 
 def _plans_strategy(spec: Spec, plan) -> bool:
