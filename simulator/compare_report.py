@@ -18,7 +18,7 @@ import shlex
 
 import pandas as pd
 
-from simulator.exact.compare import cut_card_words
+from simulator.exact.compare import CUT_CARD_SE, cut_card_words
 from simulator.report import (
     SS_SD_WORDS,
     as_edge,
@@ -746,7 +746,8 @@ def _sized_text(sized: dict) -> str:
 
 # How `_sized_shifts` sizes the change of the cut-card effect (the ~ note's and report's words).
 SIZED_WORDS = ("on the house edge where both games are played as bjsim measured the effect (the "
-               "NZ rules with their decks and boxes, basic strategy, 75% penetration), each "
+               "NZ rules with their decks and boxes, basic strategy, 75% penetration; each "
+               f"effect to an SE of about {100 * CUT_CARD_SE:.3f} pp), each "
                "game's effect scaled by its rounds dealt from whole shoes in the blocks, and the "
                "house edge's z less it over its SE")
 
