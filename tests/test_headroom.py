@@ -10,6 +10,7 @@ included), so a chunk is safe up to `tally.max_chunk_rounds` rounds and a run fo
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -176,3 +177,125 @@ def test_a_precision_run_is_checked_by_its_max_rounds_and_the_engine_by_its_roun
     with pytest.raises(ValueError, match=r"--chunk-rounds 1,000,000 with --max-rounds "
                                          rf"{limit + 1:,} could overflow"):
         engine.check_headroom(rich, 1_000_000, "--chunk-rounds", limit + 1, "--max-rounds")
+
+
+# The counting tally (`bjsim count`): a plan's bets multiply it, so no bound before the run can be
+# both safe and not refuse ordinary plans; `headroom.counting_bounds` proves each chunk exact.
+def _count(rules, pl, rounds, seed=5):
+    from simulator.counter import counter_for
+
+    tables, counter, ins = counter_for(rules, load_strategy("basic-super-sevens"), pl)
+    nets = np.zeros(L.N_NETS, np.int64)
+    t, ct = kernel.count_chunk(rules.to_params(), tables, rounds, engine.chunk_state(seed, 0),
+                               counter, ins, nets=nets)  # fmt: skip
+    return rules.to_params(), counter, t, ct, nets
+
+
+def _plan(count, bet=(1,), ss=(0,), boxes=(1,)):
+    from types import SimpleNamespace
+
+    from simulator.counting import load_count
+
+    def ramp(values):  # the first value the base, then one a true count from +1 up
+        return SimpleNamespace(base=values[0], steps=tuple((k + 1, v) for k, v in
+                                                           enumerate(values[1:])))
+    return SimpleNamespace(count=load_count(count), resolution="exact", indices=None, plays=None,
+                           bet=ramp(bet), super_sevens=ramp(ss), boxes=ramp(boxes),
+                           wong_enter=None, wong_leave=None)
+
+
+@pytest.mark.parametrize("rules, pl", [
+    (Rules(), _plan("hi-lo", bet=(1, 2, 4, 8, 12))),
+    (NZ7, _plan("sevens", bet=(5, 50, 500), ss=(0, 0, 25, 100), boxes=(1, 3, 7))),
+    (dataclasses.replace(NZ7, super_sevens_pays=(300, 50, 1000, 5000, 100_000), decks=2,
+                         penetration=0.9), _plan("sevens", bet=(3,), ss=(1, 2, 10), boxes=(7,))),
+])
+def test_the_counting_bounds_bound_real_chunks(rules, pl):
+    # Every field of real chunks (nothing near the limit, so their sums are exact) within its
+    # bound, and no chunk refused: a bound below a real sum would let an overflow through.
+    from simulator.headroom import counting_bounds, counting_overflow
+
+    args = _count(rules, pl, 30_000)
+    bounds = counting_bounds(*args)
+    sums = np.asarray(args[3]).astype(object).sum(axis=0)
+    assert list(bounds) == list(L.COUNT_NAMES)
+    for name, value in zip(L.COUNT_NAMES, sums, strict=True):
+        assert abs(int(value)) <= bounds[name], name
+    assert int(sums[L.C_ROUND_SQ]) > 0 and counting_overflow(*args) is None
+
+
+def test_the_nets_bins_bound_every_net_in_them():
+    # C_ROUND_SQ's bound: each bin's largest |net| (tenths) at least every net `net_bin` puts
+    # there, and within one step of its octave (a bound 1.6% above the net at most).
+    from simulator.headroom import _net_edges
+
+    edges = _net_edges()
+    assert len(edges) == L.N_NETS
+    rng = np.random.default_rng(1)
+    xs = [0, 1, -1, 4095, -4095, 4096, -4096, 8191, 8192, 2**62, -(2**62), 2**63 - 1,
+          *rng.integers(-(2**40), 2**40, 2000), *rng.integers(-(10**6), 10**6, 2000)]
+    for x in map(int, xs):
+        top = edges[kernel.count.net_bin.py_func(x)]
+        assert abs(x) <= top <= max(abs(x) * (1 + 1 / 64), abs(x) + 1), x
+
+
+def test_a_chunk_that_could_overflow_is_refused_not_reported():
+    # 10,000-unit bets on 7 boxes: the counter's round_sq passed 2^63 in 1M rounds and count
+    # printed an SD of 0 and an interval of no width. Each chunk is now cleared or refused.
+    from simulator.headroom import INT64_MAX, counting_overflow
+
+    big = _plan("sevens", bet=(10_000,), ss=(10_000,), boxes=(7,))
+    args = _count(NZ7, big, 500_000)
+    field, bound = counting_overflow(*args)
+    assert field == "round_sq" and bound > INT64_MAX
+    # the bound is not loose: the true sum of squares (from the nets' least values) is beyond
+    # the limit too, so the refused chunk had overflowed
+    nets = args[4]
+    least = sum(int(nets[k]) * _least(int(k)) ** 2 for k in np.flatnonzero(nets))
+    assert least > INT64_MAX
+    assert counting_overflow(*_count(NZ7, big, 2_000)) is None  # a chunk small enough passes
+
+
+def _least(k: int) -> int:
+    """The smallest |net| of nets bin ``k`` (the bins above NET_EXACT: an octave's steps)."""
+    if k < 2 * L.NET_EXACT - 1:
+        return abs(k - (L.NET_EXACT - 1))
+    e, j = divmod((k - (2 * L.NET_EXACT - 1)) // 2, L.NET_STEPS)
+    return (L.NET_EXACT + j * (L.NET_EXACT // L.NET_STEPS)) << e
+
+
+def test_count_refuses_the_chunk_size_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    plan = tmp_path / "big.toml"
+    plan.write_text('name = "big"\ncount = "sevens"\nstrategy = "basic-super-sevens"\n'
+                    "table_min = 1\ntable_max = 10000\n[bet]\nbase = 10000\n"
+                    "[super_sevens]\nbase = 10000\n[boxes]\nbase = 7\n")
+    r = CliRunner().invoke(cli, ["count", "--plan", str(plan), "--boxes", "7", "--rounds",
+                                 "1000000", "--chunk-rounds", "500000", "--quiet"])
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    last = r.output.strip().splitlines()[-1]
+    assert re.match(r"Error: --chunk-rounds 500,000: chunk [01]'s counting tally field "
+                    r"'round_sq' could have passed the 64-bit limit", last), last  # (the first
+    # chunk to end: either)
+    assert "give --chunk-rounds" in last
+    r = CliRunner().invoke(cli, ["count", "--plan", str(plan), "--boxes", "7", "--rounds",
+                                 "1000", "--quiet", "--set",
+                                 "super_sevens_pays=1000000,1000000,1000000,1000000,1000000"])
+    assert "no chunk size holds it" in r.output.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("decks", [6, 8])
+def test_the_default_chunk_holds_the_sevens_plan_on_seven_boxes_deep(decks):
+    # The exact Super Sevens fields' bounds (the largest a round's starting shoe can give) leave
+    # the default chunk of 1,000,000 rounds for seven boxes at 0.9 penetration (about 2.4M).
+    from simulator.counter import super_sevens_by_sevens_left
+    from simulator.headroom import reachable_ev
+
+    rules = dataclasses.replace(NZ7, decks=decks, penetration=0.9)
+    e0, e1 = reachable_ev(super_sevens_by_sevens_left(rules), decks,
+                          int(rules.to_params()[L.P_CUT]), False)
+    assert 0 < e0 and 0 < e1
+    assert INT64_MAX // (7 * max(e0, e1)) > 2 * engine.DEFAULT_CHUNK_ROUNDS
