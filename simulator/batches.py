@@ -13,7 +13,8 @@ chunk. The chunks' sums are in the counting tally; what the SE needs besides is 
 (`chunk_moments`; Python integers, exact) and which a run sums as it sums the tallies.
 
 The ratios: `RATIOS` (the shares played and favourable, the average bet, the counter's Super
-Sevens return and units a round) and `COUNT_RATIOS` by count, each count's on its own and summed
+Sevens return, by its results and by the exact return of the shoes it bet at, and units a
+round) and `COUNT_RATIOS` by count, each count's on its own and summed
 from either end (the by-count tables merge end rows, `counting_report.tail_groups`).
 
 And the figures with Super Sevens of a plan whose Super Sevens stake goes with the count
@@ -22,7 +23,9 @@ over the initial bets and Super Sevens units, or over all wagered and those unit
 per round played and watched. Their ratios are of linear combinations of fields (`WHOLE`), so
 the products kept after the by-count ones are those of the round's whole net (tenths: main
 game and insurance, plus the Super Sevens net times ``layout.UNIT``) and the total wagered
-(tenths) with every run field and each other, after a count of the chunks they hold
+(tenths) and the round's net with the Super Sevens result by its exact return (the counter's
+figures by it, `WHOLE`'s last) with every run field and each other, after a count of the chunks
+they hold
 (`whole_chunks`: a checkpoint whose count differs from the run's is refused as damaged,
 `valid`; moments summed otherwise that fall short give those SEs none).
 """
@@ -46,8 +49,12 @@ RATIOS = (
     ("counter_super_sevens_return", L.C_SS_NET, L.C_SS_BET),
     ("average_super_sevens_bet", L.C_SS_BET, L.C_PLAYED),
     ("super_sevens_staked_per_round", L.C_SS_BET, L.C_ROUNDS),
+    # the counter's Super Sevens stakes by the exact return of their shoes (x SS_EXACT_BET_SCALE)
+    ("counter_super_sevens_exact_return", L.C_SS_EXACT_BET, L.C_SS_BET),
+    ("super_sevens_exact_per_round_played", L.C_SS_EXACT_BET, L.C_PLAYED),
 )
-_FIELDS = (L.C_ROUNDS, L.C_PLAYED, L.C_BET, L.C_SS_PLUS, L.C_SS_BET, L.C_SS_NET)
+_FIELDS = (L.C_ROUNDS, L.C_PLAYED, L.C_BET, L.C_SS_PLUS, L.C_SS_BET, L.C_SS_NET,
+           L.C_SS_EXACT_BET)
 # The products kept of those fields (i <= j, indices into _FIELDS), after the chunk count.
 _PAIRS = tuple((i, j) for i in range(len(_FIELDS)) for j in range(i, len(_FIELDS)))
 # By count, ratios (name, numerator, denominator): each count's (``row``), the counts from the
@@ -60,9 +67,10 @@ N_RUN = 1 + len(_PAIRS)
 # The whole-net moments (after the by-count ones): the chunk count they hold, then the products
 # of the run fields extended by the round's whole net and the total wagered (`_WHOLE_FIELDS`),
 # each pair with one of those two in it.
-_WHOLE_FIELDS = (*_FIELDS, "round_net", L.C_WAGERED)
-_ROUND_NET, _WAGERED = len(_FIELDS), len(_FIELDS) + 1
-_WHOLE_PAIRS = tuple((i, j) for j in (_ROUND_NET, _WAGERED) for i in range(j + 1))
+_WHOLE_FIELDS = (*_FIELDS, "round_net", L.C_WAGERED, "round_net_exact")
+_ROUND_NET, _WAGERED, _NET_EXACT = len(_FIELDS), len(_FIELDS) + 1, len(_FIELDS) + 2
+_WHOLE_PAIRS = tuple((i, j) for j in (_ROUND_NET, _WAGERED, _NET_EXACT) for i in range(j + 1))
+EXACT_NET_SCALE = L.UNIT * L.SS_EXACT_BET_SCALE  # "round_net_exact"'s units a unit
 N_WHOLE = N_RUN + len(COUNT_RATIOS) * len(BY_COUNT) * 3 * L.N_TC  # (its chunk count's index)
 N_MOMENTS = N_WHOLE + 1 + len(_WHOLE_PAIRS)
 # The moments that are squares (never negative: a checkpoint's are checked), by index.
@@ -80,6 +88,8 @@ WHOLE = (
     ("total_bet_with_super_sevens", {_RN: 1}, {_WAGERED: 1, _SSB: L.UNIT}),
     ("per_round_played", {_RN: 1}, {_PLD: L.UNIT}),
     ("per_round_watched", {_RN: 1}, {_RND: L.UNIT}),
+    # the net per round played with the Super Sevens result by its stakes' exact return
+    ("per_round_played_exact", {_NET_EXACT: 1}, {_PLD: EXACT_NET_SCALE}),
 )
 
 
@@ -101,9 +111,11 @@ def chunk_moments(ct) -> list[int]:
 
 def _whole_sums(tot) -> list[int]:
     """The run fields (`_WHOLE_FIELDS`) of a counting tally's column sums ``tot``: those of
-    `_FIELDS`, the round's whole net (tenths) and the total wagered (tenths)."""
+    `_FIELDS`, the round's whole net (tenths), the total wagered (tenths) and the round's net
+    with the Super Sevens result by its exact return (`EXACT_NET_SCALE` a unit)."""
     return [*(int(tot[f]) for f in _FIELDS), int(tot[L.C_NET]) + L.UNIT * int(tot[L.C_SS_NET]),
-            int(tot[L.C_WAGERED])]
+            int(tot[L.C_WAGERED]), int(tot[L.C_NET]) * L.SS_EXACT_BET_SCALE
+            + L.UNIT * int(tot[L.C_SS_EXACT_BET])]
 
 
 def valid(moments) -> bool:

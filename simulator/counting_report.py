@@ -913,6 +913,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     counter_ss = _counter_return(ss_net, ss_bet, few, chunk_note, lambda: batches.run_se(
         moments, ctally, "counter_super_sevens_return"), chunks)
+    by_exact = _counter_exact(tot, moments, ctally, chunks, chunk_note, check["why_not"])
     return _gain_intervals({
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -978,6 +979,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "counter_bets_per_round_se": chunk_se(_ratio(ss_bet, rounds) or None, lambda: (
                 batches.run_se(moments, ctally, "super_sevens_staked_per_round"))),
             **{f"counter_return{k}": v for k, v in counter_ss.items()},
+            **{f"{name}{k}": v for name, fig in by_exact.items() for k, v in fig.items()},
             "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
             "z_house_edge": ss_z,
             "z_note": ss_note,
@@ -1103,6 +1105,45 @@ def _counter_return(net: int, units: int, few: str | None, chunk_note: str | Non
                   None if chunks is None else chunks - 1)
     return {"": mean, "_se": fig["se"], "_ci95_low": fig["ci95_low"],
             "_ci95_high": fig["ci95_high"], "_interval_note": note}
+
+
+# The counter's figures by the exact return of its Super Sevens stakes' shoes (`_counter_exact`)
+BY_EXACT = ("counter_exact_return", "counter_exact_per_100", "counter_win_per_100_with_exact")
+
+
+def _counter_exact(tot: list, moments, ctally, chunks: int | None, chunk_note: str | None,
+                   why_not: str | None) -> dict:
+    """The counter's Super Sevens result by the exact return of the shoe each stake was made at
+    (its cards and sevens left at the round's start: ``ss_exact_bet``), by `BY_EXACT`'s names,
+    each keys ``""``, ``_se``, ``_ci95_low``, ``_ci95_high``, ``_interval_note``: its return a
+    unit staked, its units won per 100 rounds played, and the counter's whole win per 100 rounds
+    played with the main game as played and the Super Sevens bets by it. Their expectation is the
+    simulated result's (each stake is set before its round's cards, from the shoe's), without
+    the big pays' few wins in its spread. SEs by batch means over the chunks (the shoes' returns
+    move together within a shoe), Student's t intervals; none without a stake, with too few
+    chunks (``chunk_note``) or where the exact return is of another 7-7 play (``why_not``)."""
+    staked, played, x = tot[L.C_SS_BET], tot[L.C_PLAYED], tot[L.C_SS_EXACT_BET]
+    sc = L.SS_EXACT_BET_SCALE
+    note = why_not or (NO_COUNTER_BET if not staked else chunk_note)
+
+    def fig(mean, name, scale, whole=False):
+        if mean is None or why_not is not None:
+            return {"": None, "_se": None, "_ci95_low": None, "_ci95_high": None,
+                    "_interval_note": note}
+        se = None if note is not None else (batches.whole_se if whole else batches.run_se)(
+            moments, ctally, name)
+        df = None if chunks is None else chunks - 1
+        f = _figure(mean, None if se is None else se * scale, df)
+        return {"": mean, "_se": f["se"], "_ci95_low": f["ci95_low"],
+                "_ci95_high": f["ci95_high"], "_interval_note": note}
+    if not staked or not played:
+        return {name: fig(None, name, 1) for name in BY_EXACT}
+    net = Fraction(tot[L.C_NET] * sc + L.UNIT * x, L.UNIT * sc)  # units, the whole round's
+    return {
+        BY_EXACT[0]: fig(x / sc / staked, "counter_super_sevens_exact_return", 1 / sc),
+        BY_EXACT[1]: fig(100 * x / sc / played, "super_sevens_exact_per_round_played", 100 / sc),
+        BY_EXACT[2]: fig(float(100 * net / played), "per_round_played_exact", 100, whole=True),
+    }
 
 
 def _z_house_edge(sim, exact, se):
@@ -1897,6 +1938,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]
     elif ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
+    exact_line = win_by_exact_line(f)
+    if exact_line:
+        out += [exact_line, ""]
     whole = whole_se_line(f)
     if whole:
         out += [whole, ""]
@@ -1950,7 +1994,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                    "favoured the player in "
                    f"{_se_text(_pct(ss['favourable_share'], 2, sign=False), ss.get('favourable_share_se'), 2)}"  # noqa: E501
                    " of rounds")
-                + f"; {counter_bets_text(ss)}."]
+                + f"; {counter_bets_text(ss)}{counter_exact_text(ss)}."]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
         if meta.get("sevens_player_edge"):  # (a paragraph of its own, in markdown too)
@@ -1982,6 +2026,61 @@ def counter_bets_text(ss: dict) -> str:
         return "the counter never bet it"
     return (f"the counter bet it {ss['counter_bets']:,} units for a return of "
             f"{counter_return_text(ss)}")
+
+
+def _chunk_interval(fig: dict, name: str, show, unit: str = "") -> str:
+    """``show(mean)`` and ``unit`` with its SE and 95% interval by batch means over the chunks,
+    or why none (``fig``: a figures dict holding ``name``'s keys, as `_counter_exact` makes
+    them)."""
+    text = show(fig[name]) + unit
+    if fig.get(name + "_se") is not None:
+        return (f"{text} (SE {show(fig[name + '_se'], False)} by batch means over the chunks, "
+                f"95% interval {show(fig[name + '_ci95_low'])} to "
+                f"{show(fig[name + '_ci95_high'])})")
+    note = fig.get(name + "_interval_note")
+    return text if note is None else f"{text} ({note})" if note.startswith("no ") else (
+        f"{text} (no SE or interval: {note})")
+
+
+def _units_shown(x, sign: bool = True) -> str:
+    """Units to 3 decimals, or to 3 significant figures below 0.1 (never a figure shown as 0)."""
+    d = 3 if x == 0 or abs(x) >= 0.1 else 2 - math.floor(math.log10(abs(x)))
+    return f"{x:+.{d}f}" if sign else f"{x:.{d}f}"
+
+
+def counter_exact_text(ss: dict) -> str:
+    """The counter's Super Sevens return and units won per 100 rounds played by the exact
+    return of the shoe each stake was made at (``ss``: the figures' ``super_sevens``), as words
+    to follow `counter_bets_text`; "" where there is none."""
+    if ss.get("counter_exact_return") is None:
+        return ""
+    note = ss.get("counter_exact_return_interval_note")
+    if note is not None and note == ss.get("counter_exact_per_100_interval_note"):  # (once)
+        return ("; by that exact return of the shoe each of its stakes was made at, "
+                f"{_pct(ss['counter_exact_return'])} a unit staked and "
+                f"{_units_shown(ss['counter_exact_per_100'])} units per 100 rounds played ("
+                + (note if note.startswith("no ") else f"no SE or interval: {note}") + ")")
+    return ("; by that exact return of the shoe each of its stakes was made at, "
+            + _chunk_interval(ss, "counter_exact_return", lambda x, sign=True: _pct(x, 3, sign),
+                              " a unit staked")
+            + " and " + _chunk_interval(ss, "counter_exact_per_100", _units_shown,
+                                        " units per 100 rounds played"))
+
+
+def win_by_exact_line(f: dict) -> str | None:
+    """The counter's win per 100 rounds played with its Super Sevens bets by the exact return of
+    their shoes and the main game as played (`_counter_exact`), where the counter staked Super
+    Sevens and the figure is given: the win a regulator can quote where the big pays are too
+    few for the simulated one's interval."""
+    ss = f["super_sevens"] or {}
+    if ss.get("counter_win_per_100_with_exact") is None:
+        return None
+    return ("With the Super Sevens bets by the exact return of the shoe each was staked at, "
+            "valuing " + (ss.get("exact_play") or "the strategy's 7-7 play") + ", and the main "
+            "game as played: win per 100 rounds played "
+            + _chunk_interval(ss, "counter_win_per_100_with_exact", _units_shown)
+            + ". Its expectation is the simulated win's (each stake is set before its round's "
+            "cards), without the few big pays in its spread (docs/counting.md).")
 
 
 def counter_return_text(ss: dict) -> str:
@@ -2089,9 +2188,11 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",
               "counter_bets", "counter_bets_per_round", "counter_return",
-              "counter_return_interval_note", "by_count_chance", "by_count_note"):
+              "counter_return_interval_note", *(x + y for x in BY_EXACT
+                                                 for y in ("", "_interval_note")),
+              "by_count_chance", "by_count_note"):
         add("super_sevens", k, ss.get(k), se=ss.get(k + "_se") if k in (
-            "favourable_share", "counter_bets_per_round", "counter_return") else None,
+            "favourable_share", "counter_bets_per_round", "counter_return", *BY_EXACT) else None,
             lo=ss.get(k + "_ci95_low"), hi=ss.get(k + "_ci95_high"))
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}

@@ -75,6 +75,10 @@ def counting_bounds(params, counter, tally, ct, nets) -> dict[str, int]:
     if flat_rsq <= INT64_MAX:  # (then its sum is exact, and bounds the counter's squares)
         flat_rsq = int(np.asarray(ct)[:, L.C_FLAT_RSQ].astype(object).sum())
     ins_rsq = n * (b * i) ** 2
+    staked = n * b * ss_bet  # the counter's Super Sevens units (exact where this is below 2^63)
+    if staked <= INT64_MAX:
+        staked = int(np.asarray(ct)[:, L.C_SS_BET].astype(object).sum())
+    e_bet = e0 * L.SS_EXACT_BET_SCALE // L.SS_EXACT_SCALE + 1  # (one rounding more at most)
     bounds = {
         L.C_ROUNDS: n, L.C_PLAYED: n, L.C_BOXES: n * b, L.C_BET: n * b * bet,
         L.C_WAGERED: n * b * 2 * u * h * bet, L.C_NET: n * b * (m + i) * bet,
@@ -87,6 +91,7 @@ def counting_bounds(params, counter, tally, ct, nets) -> dict[str, int]:
         L.C_FLAT_RSQ: flat_rsq, L.C_MAIN_SQ: bet * bet * flat_rsq, L.C_CROSS: bet * flat_rsq,
         L.C_INS_NET: n * b * i * bet, L.C_MAIN_ALONE_SQ: 2 * bet * bet * (flat_rsq + ins_rsq),
         L.C_INS_SQ: bet * bet * ins_rsq, L.C_INS_WON: n * b, L.C_INS_LOST: n * b,
+        L.C_SS_EXACT_BET: staked * e_bet,
     }
     assert sorted(bounds) == list(range(L.N_COUNT)), "a counting field without a bound"
     return {L.COUNT_NAMES[f]: v for f, v in bounds.items()}

@@ -218,10 +218,12 @@ COUNT_NAMES = (
     "ins_sq",  # sum over rounds played of (the counter's insurance net, tenths x units)^2
     "ins_won",  # the counter's insurance bets won (one a box insured; "ins_lost" next to it)
     "ins_lost",  # and lost: `tally.few_insurance_bets` holds back the interval of too few
+    "ss_exact_bet",  # the counter's Super Sevens stakes times their exact return, x 1e6
 )
 N_COUNT = len(COUNT_NAMES)
 SS_EXACT_SCALE = 10**9
 SS_EXACT_SQ_SCALE = 10**6
+SS_EXACT_BET_SCALE = 10**6
 # The counter's nets: rounds played by their net (tenths, Super Sevens included), for the risk of
 # ruin from their distribution. A bin each below NET_EXACT either way; above it NET_STEPS bins of
 # equal width an octave, each sign (`kernel.count.net_bin`; `counting.net_values`).
@@ -231,5 +233,5 @@ N_NETS = 2 * NET_EXACT - 1 + 2 * NET_STEPS * NET_OCTAVES
     C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
     C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,
     C_SS_PLUS, C_SS_EXACT_SQ, C_FLAT_RSQ, C_MAIN_SQ, C_CROSS, C_INS_NET, C_MAIN_ALONE_SQ,
-    C_INS_SQ, C_INS_WON, C_INS_LOST,
+    C_INS_SQ, C_INS_WON, C_INS_LOST, C_SS_EXACT_BET,
 ) = range(N_COUNT)

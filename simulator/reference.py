@@ -1439,10 +1439,11 @@ def counting_tally(results: list[RoundResult], rules: Rules, plays=None,
     the count before the deal, floored and clipped) of rounds played with ``Counting``: each
     round's boxes at one unit (flat, seated or not), at the counter's bets when seated, and the
     exact Super Sevens return and mean square of the shoe the round began from, one bet a box
-    dealt (docs/counting.md, "The figures and how each is computed"). Those moments are
-    `exact.sevens`' own, as the engine's table of them is, for the 7-7 play ``plays`` (None: the
-    published convention; `counter.exact_plays`): what they check is which shoe the engine
-    looks up (its cards and sevens left) and how often. ``nets``: an int64 array of
+    dealt, and that return times the counter's Super Sevens stakes (docs/counting.md, "The
+    figures and how each is computed"). Those moments are `exact.sevens`' own, as the engine's
+    table of them is, for the 7-7 play ``plays`` (None: the published convention;
+    `counter.exact_plays`): what they check is which shoe the engine looks up (its cards and
+    sevens left), how often and at what stake. ``nets``: an int64 array of
     ``layout.N_NETS`` each round played is added to, by its net (`kernel.count.net_bin`)."""
     from simulator.exact.sevens import moment_by_sevens_left
     from simulator.kernel.count import net_bin
@@ -1496,6 +1497,9 @@ def counting_tally(results: list[RoundResult], rules: Rules, plays=None,
             row[L.C_SS_EXACT] += len(result.boxes) * mean
             row[L.C_SS_EXACT_SQ] += len(result.boxes) * square
             row[L.C_SS_PLUS] += mean > 0
+            staked = bets.super_sevens if bets.seated else 0  # the counter's stake a box
+            row[L.C_SS_EXACT_BET] += len(result.boxes) * staked * round(
+                moment_by_sevens_left(rules, left, sevens, 1, plays) * L.SS_EXACT_BET_SCALE)
     return ct
 
 

@@ -759,19 +759,20 @@ def test_a_count_checkpoint_of_an_older_counting_layout_is_refused_saying_so(tmp
                       "tally layout differs", "another version", "start the run again")
 
 
-@pytest.mark.parametrize("first", ["ins_sq", "ins_won"])
+@pytest.mark.parametrize("first", ["ins_sq", "ins_won", "ss_exact_bet"])
 def test_a_count_checkpoint_from_before_ins_sq_or_ins_won_is_refused_saying_so(tmp_path, first):
     """A counter's checkpoint written before the counting tally kept the square of the insurance
-    result (``ins_sq``), or before it counted the insurance bets won and lost (``ins_won``,
-    ``ins_lost``, the last columns): its names and payload without the columns from ``first``
-    on, as that bjsim wrote them. Refused as another layout, not read with the columns
-    shifted."""
+    result (``ins_sq``), before it counted the insurance bets won and lost (``ins_won``,
+    ``ins_lost``), or before it kept the exact return of the counter's Super Sevens stakes
+    (``ss_exact_bet``, the last column): its names and payload without the columns from
+    ``first`` on, as that bjsim wrote them. Refused as another layout, not read with the
+    columns shifted."""
     path = tmp_path / "count.ckpt"
     args = ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "--chunk-rounds", "1000", "-q"]
     assert run_cli(*args, "--checkpoint", str(path)).exit_code == 0
     doc = json.loads(path.read_text())
-    assert doc["count_names"][-3:] == ["ins_sq", "ins_won", "ins_lost"] == [
-        L.COUNT_NAMES[c] for c in (L.C_INS_SQ, L.C_INS_WON, L.C_INS_LOST)]
+    assert doc["count_names"][-4:] == ["ins_sq", "ins_won", "ins_lost", "ss_exact_bet"] == [
+        L.COUNT_NAMES[c] for c in (L.C_INS_SQ, L.C_INS_WON, L.C_INS_LOST, L.C_SS_EXACT_BET)]
     keep = doc["count_names"].index(first)
     doc["count_names"] = doc["count_names"][:keep]
     prefix = doc["state"]["prefix"]

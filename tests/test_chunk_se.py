@@ -123,6 +123,7 @@ def chunk_tallies(k: int, seed: int = 5) -> list[np.ndarray]:
             ss = p * int(rng.integers(0, 3))  # (the counter's Super Sevens units, and net)
             t[i, L.C_SS_BET] += ss
             t[i, L.C_SS_NET] += int(rng.integers(-ss, 3 * ss + 1))
+            t[i, L.C_SS_EXACT_BET] += ss * int(rng.integers(-400_000, 900_000))  # (x 1e6)
         out.append(t)
     return out
 
@@ -342,6 +343,11 @@ def test_the_figures_with_super_sevens_have_the_batch_mean_se_of_the_chunks_own_
     for name, xs in stakes.items():
         want = direct_se(whole, xs)
         assert batches.whole_se(moments, total, name) == pytest.approx(want, rel=1e-12), name
+    # the net with the Super Sevens bets by their shoes' exact return (x 1e6), a round played
+    exact = [n * 10**6 + u * x for n, x in zip(col(L.C_NET), col(L.C_SS_EXACT_BET), strict=True)]
+    want = direct_se(exact, [u * 10**6 * p for p in col(L.C_PLAYED)])
+    assert batches.whole_se(moments, total, "per_round_played_exact") == pytest.approx(
+        want, rel=1e-12)
     # whole-net moments of some chunks only: none; and no checkpoint may hold such (a last
     # read: a damaged one was taken, its SEs then silently none)
     short = moments.copy()

@@ -194,7 +194,7 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
     plays = load_indices(indices).plays if indices else ()
     n = 52 * rules.decks
     seen = {"watched": 0, "played": 0, "bets": set(), "boxes": set(), "ss": 0, "ties": 0,
-            "exact": 0, "nets": set()}
+            "exact": 0, "staked exact": 0, "nets": set()}
     for _ in range(shoes):
         ramps = _random_plan_ramps(rng, rules, centre, spread)
         wong = ramps["wong"] or (None, None)
@@ -225,6 +225,7 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
                         f"{want_tally[row, field]}; the reference's rounds there: "
                         + "; ".join(str(r.bets) for r in at[:5]))
         seen["exact"] += int((got_tally[:, L.C_SS_EXACT_SQ] > 0).any())
+        seen["staked exact"] += int((got_tally[:, L.C_SS_EXACT_BET] != 0).any())
         thresholds = {c for k in ("bet", "super_sevens", "boxes") for c, _ in ramps[k][1]}
         thresholds |= set(ramps["wong"] or ())
         for r in played:
@@ -240,6 +241,7 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
     assert len(seen["boxes"]) >= min(rules.boxes, 3) and seen["ties"] >= 10, seen
     assert len(seen["nets"]) >= 20, len(seen["nets"])  # (many nets: bets times results)
     assert seen["ss"] >= 20 and seen["exact"] == shoes or not rules.super_sevens, seen
+    assert seen["staked exact"] >= shoes // 2 or not rules.super_sevens, seen  # (what it bet)
 
 
 def test_a_counter_on_fewer_boxes_plays_the_whole_stacked_shoe():

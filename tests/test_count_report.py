@@ -994,7 +994,7 @@ def test_the_section_gives_the_batch_means_ses_bjsim_count_gives(tmp_path):
 def test_the_section_gives_the_counters_own_super_sevens_return_as_bjsim_count_does():
     # bjsim count says what the counter's own Super Sevens bets returned; the report's counting
     # section gave only its stakes by count
-    from simulator.counting_report import counter_return_text
+    from simulator.counting_report import counter_exact_text, counter_return_text
     from simulator.strategy import load_strategy
 
     spec = figures.Spec(Rules(), seed=3, chunk_rounds=2000, count_plan="sevens-super-sevens",
@@ -1018,7 +1018,8 @@ def test_the_section_gives_the_counters_own_super_sevens_return_as_bjsim_count_d
     ss = data["counting"]["figures"]["super_sevens"]
     assert ss["counter_bets"] > 0
     said = (f"The counter bet it {ss['counter_bets']:,} units for a return of "
-            f"{counter_return_text(ss)}.")
+            f"{counter_return_text(ss)}{counter_exact_text(ss)}.")
+    assert "; by that exact return of the shoe each of its stakes was made at, " in said
     assert said in render.to_markdown("t", [sections.counting(data)])
     assert said[0].lower() + said[1:] in invoke(
         "count", "--plan", "sevens-super-sevens", "--seed", 3, "--chunk-rounds", 2000,
@@ -1091,7 +1092,8 @@ def test_a_small_boxes_se_is_shown_to_three_significant_figures_never_as_0_000()
         "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})])
     for text in (CR.render(f, "table"), CR.render(f, "markdown"), md):
         assert "boxes, SE 0.000411)" in text and "0.000)" not in text
-        assert text.count("0.000411") == 2 and "0.000 " not in text  # (and the table by count)
+        assert text.count("0.000411") == 2  # (and the table by count)
+        assert not re.search(r"(?<![\d.])[+-]?0\.000 ", text)  # (+40.000 is no 0)
 
 
 def test_the_reports_se_columns_are_numbers_and_never_show_a_small_se_as_0():

@@ -39,7 +39,7 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
     ``wagered``, ``net`` and ``ins`` (its insurance part, a bet a box) (tenths x units),
     ``ss_bet`` (units) and ``ss_net`` (stakes x units) when ``played``; ``flat`` the net of each
     box dealt at one unit (tenths); ``ss_flat`` the net of each Super Sevens bet at one stake,
-    ``ss_exact`` the exact return of each."""
+    ``ss_exact`` the exact return of each (and of the counter's ``ss_bet``)."""
     t = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
     for r in rounds:
         row = t[min(max(r["count"], L.TC_MIN), L.TC_MAX) - L.TC_MIN]
@@ -52,6 +52,8 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_NET] += r["net"]
             row[L.C_SS_BET] += r.get("ss_bet", 0)
             row[L.C_SS_NET] += r.get("ss_net", 0)
+            row[L.C_SS_EXACT_BET] += round(r.get("ss_bet", 0) * r.get("ss_exact", (0,))[0]
+                                           * L.SS_EXACT_BET_SCALE)  # (its boxes' first shoe)
             row[L.C_ROUND_SQ] += (r["net"] + U * r.get("ss_net", 0)) ** 2
             row[L.C_MAIN_SQ] += r["net"] ** 2
             row[L.C_CROSS] += r["net"] * sum(r["flat"])

@@ -40,6 +40,7 @@ from simulator.counting_report import (
     change_line,
     chunk_se_line,
     counter_bets_text,
+    counter_exact_text,
     floored_words,
     gain_none,
     hour_digits,
@@ -60,6 +61,7 @@ from simulator.counting_report import (
     sweep_note,
     sweep_whole_se_line,
     whole_se_line,
+    win_by_exact_line,
 )
 from simulator.exact.compare import (
     CUT_CARD_MARK,
@@ -511,6 +513,11 @@ def _counting_summary(data: dict) -> str | None:
             + ("; the counter has the edge over the game" if edge else "")
             + (f"; its Super Sevens bets returned {fmt(own, 'spct3')} per unit staked{own_ci}"
                if own is not None else "")
+            + (f", {fmt(ex, 'spct3')} by the exact return of the shoe each was staked at"
+               + (f" (95% CI {fmt(ss['counter_exact_return_ci95_low'], 'spct3')} to "
+                  f"{fmt(ss['counter_exact_return_ci95_high'], 'spct3')})"
+                  if ss.get("counter_exact_return_ci95_low") is not None else "")
+               if own is not None and (ex := ss.get("counter_exact_return")) is not None else "")
             + (f"; the Super Sevens bet favoured the player (a positive exact return, by "
                f"{ss.get('exact_play') or 'the strategy' + chr(39) + 's 7-7 play'}, from the "
                f"cards left) in {fmt(side, 'pct2')} of rounds, open to a count of sevens"
@@ -1837,7 +1844,8 @@ def counting(data: dict) -> Section | None:
             + (" Left out of the table, holding no value at any count: "
                + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
                + ". The CSV keeps every column." if out else "")
-            + f" {sentence(counter_bets_text(ss))}.",  # (as bjsim count's)
+            + f" {sentence(counter_bets_text(ss) + counter_exact_text(ss))}."  # (as count's)
+            + "".join(f" {x}" for x in [win_by_exact_line(f)] if x),
             Table("counting_super_sevens", f"Super Sevens return to the player by {kind}",
                   scols,
                   [[b[k] for k, _, _ in scols]

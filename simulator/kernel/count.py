@@ -89,8 +89,8 @@ class Counter:
         if 2 * L.N_TC * ci[CI_LEVELS] * classes > WALKED_MAX:  # ramps of many steps each
             classes = 0
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
-        ev = np.array(self.ev, np.float64).reshape(2, -1)
-        scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
+        ev = np.array(self.ev, np.float64).reshape(2, -1)[[0, 1, 0]]
+        scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE], [L.SS_EXACT_BET_SCALE]])
         ctab = self.count_table(decks)
         return (ci, ctab, tags, ramp_v, np.zeros((L.N_TC, L.N_COUNT), np.int64),
                 np.rint(ev * scale).astype(np.int64),
@@ -177,12 +177,15 @@ def exact_at(left, sevens, decks):
 
 
 @njit(inline="always")
-def add_exact(ct, row, ev, at, boxes):
+def add_exact(ct, row, ev, at, boxes, bet):
     """``boxes`` Super Sevens bets at ``ev``'s column ``at`` into the counting tally's ``row``:
-    their exact return and mean square, and whether it favours the player."""
+    their exact return and mean square, whether it favours the player, and the return of the
+    counter's ``bet`` on each."""
     ct[row, L.C_SS_EXACT] += boxes * ev[0, at]
     ct[row, L.C_SS_EXACT_SQ] += boxes * ev[1, at]
     ct[row, L.C_SS_PLUS] += ev[0, at] > 0
+    if bet != 0:
+        ct[row, L.C_SS_EXACT_BET] += boxes * bet * ev[2, at]
 
 
 @njit(inline="always")

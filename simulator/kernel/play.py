@@ -39,6 +39,9 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
     ci, ctab, tg, ramp_v, ct, ev, walked, bt, nets = cx
     seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
+    staked = False  # a plan staking Super Sevens at some count
+    for v in ramp_v[C.R_SS]:
+        staked = staked or (exact and v > 0)
     for i in range(n):
         w = rec[i]
         rc, sevens = C.running(w >> 24)
@@ -50,8 +53,13 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
         seated = x & 1
         seven = np.int64((shoe[np.uint64(at)] >> 2) == L.SEVEN_RANK)
         walked[np.uint64((x >> 7) + wtid[np.uint64(rec[i + 1] & 32767)] * 2 + seven)] += 1
-        if exact:
-            C.add_exact(ct, np.uint64((x >> 1) & 0x3F), ev, C.exact_at(left, sevens, decks), 1)
+        if exact:  # (the counter's stake: its ramp's step at the count, 0 sitting out)
+            ss_bet = 0
+            if staked:
+                k = C.field(C.said(ci, ctab, w >> 24, left), C.E_RAMP + 8 * C.R_SS)
+                ss_bet = ramp_v[C.R_SS, k] * seated
+            C.add_exact(ct, np.uint64((x >> 1) & 0x3F), ev, C.exact_at(left, sevens, decks), 1,
+                        ss_bet)  # fmt: skip
     cs[C.CS_SEATED] = seated
 
 
@@ -393,7 +401,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                      cs[C.CS_SS_BET], main + ins, ins, wagered, ss, ss_on, 1)
         if cx is not None:
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
-                C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
+                C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr, cs[C.CS_SS_BET])
             C.add_round(ct, nets, cs[C.CS_ROW], cs[C.CS_SEATED], counted, cs[C.CS_BET],
                         round_main + round_ins, round_ins, 1)  # fmt: skip
         if multi:

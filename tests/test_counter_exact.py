@@ -1,0 +1,105 @@
+"""The counter's Super Sevens result by the exact return of the shoe each stake was made at
+(``ss_exact_bet``; `counting_report._counter_exact`): its figures, SEs and intervals in every
+format and the report, and where there are none."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulator import layout as L
+from simulator.cli import cli
+from simulator.tally import t95
+
+RUN = ["count", "--plan", "sevens-super-sevens", "--rounds", "2000000", "--chunk-rounds",
+       "100000", "--seed", "4", "-q"]
+
+
+def invoke(*args):
+    r = CliRunner().invoke(cli, [str(a) for a in args])
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return json.loads(invoke(*RUN, "-f", "json"))
+
+
+def test_the_figures_are_the_tallys_with_batch_mean_ses_and_t_intervals(doc):
+    res = doc["results"]
+    ss, t = res["super_sevens"], res["tally"]
+    staked, played = t["ss_bet"], t["played"]
+    x = t["ss_exact_bet"] / L.SS_EXACT_BET_SCALE
+    assert staked > 0 and res["chunks"] == 20
+    assert ss["counter_exact_return"] == pytest.approx(x / staked, rel=1e-12)
+    assert ss["counter_exact_per_100"] == pytest.approx(100 * x / played, rel=1e-12)
+    whole = 100 * (t["net"] / L.UNIT + x) / played
+    assert ss["counter_win_per_100_with_exact"] == pytest.approx(whole, rel=1e-12)
+    q = t95(19)
+    for name in ("counter_exact_return", "counter_exact_per_100",
+                 "counter_win_per_100_with_exact"):
+        m, se = ss[name], ss[name + "_se"]
+        assert se > 0 and ss[name + "_interval_note"] is None, name
+        assert ss[name + "_ci95_low"] == pytest.approx(m - q * se)
+        assert ss[name + "_ci95_high"] == pytest.approx(m + q * se)
+    # the simulated return, withheld for the few big pays, agrees with it within reason; and
+    # the exact-based SE is far below what the simulated return's would be (its exact SD)
+    assert ss["counter_return_se"] is None and ss["counter_return_interval_note"]
+    assert abs(ss["counter_return"] - ss["counter_exact_return"]) < 0.2
+    assert ss["counter_exact_return_se"] < 0.01
+    # the shipped plan stakes from +8, where every shoe favours the bet (docs/counting.md)
+    assert ss["counter_exact_return"] > 0.3
+
+
+def test_text_markdown_and_csv_give_them(doc):
+    ss = doc["results"]["super_sevens"]
+    text = invoke(*RUN)
+    assert (f"by that exact return of the shoe each of its stakes was made at, "
+            f"{100 * ss['counter_exact_return']:+.3f}% a unit staked (SE ") in text
+    assert ("With the Super Sevens bets by the exact return of the shoe each was staked at, "
+            "valuing the published convention (a third card always dealt), and the main game "
+            f"as played: win per 100 rounds played {ss['counter_win_per_100_with_exact']:+.3f} "
+            "(SE ") in text
+    assert "With the Super Sevens bets by the exact return" in invoke(*RUN, "-f", "markdown")
+    rows = list(csv.reader(io.StringIO(invoke(*RUN, "-f", "csv"))))
+    head = rows[0]
+    got = {r[1]: dict(zip(head, r, strict=True)) for r in rows if r[0] == "super_sevens"}
+    for name in ("counter_exact_return", "counter_exact_per_100",
+                 "counter_win_per_100_with_exact"):
+        assert float(got[name]["value"]) == pytest.approx(ss[name], rel=1e-12), name
+        assert float(got[name]["se"]) == pytest.approx(ss[name + "_se"], rel=1e-12), name
+        assert float(got[name]["ci95_low"]) == pytest.approx(ss[name + "_ci95_low"], rel=1e-12)
+
+
+def test_none_without_a_stake_and_no_se_from_few_chunks():
+    res = json.loads(invoke("count", "--rounds", "200000", "-q", "-f", "json"))["results"]
+    ss = res["super_sevens"]  # (Hi-Lo 1-12: no Super Sevens stake)
+    assert ss["counter_exact_return"] is None and res["tally"]["ss_exact_bet"] == 0
+    assert ss["counter_exact_return_interval_note"].startswith("no bet")
+    few = json.loads(invoke("count", "--plan", "sevens-super-sevens", "--rounds", "300000",
+                            "--chunk-rounds", "100000", "-q", "-f", "json"))["results"]
+    ss = few["super_sevens"]
+    assert ss["counter_exact_return"] is not None and ss["counter_exact_return_se"] is None
+    assert ss["counter_exact_return_interval_note"].startswith("no SE from fewer than 10 chunks")
+    text = invoke("count", "--plan", "sevens-super-sevens", "--rounds", "300000",
+                  "--chunk-rounds", "100000", "-q")
+    said = text[text.index("by that exact return of the shoe"):]
+    assert said.count("no SE from fewer than 10 chunks") == 1  # (said once for both figures)
+
+
+def test_the_report_gives_them(tmp_path, monkeypatch):
+    from simulator.assessment import chromium
+
+    monkeypatch.setattr(chromium, "find", lambda: None)  # (no PDF: the markdown is read)
+    out = tmp_path / "rep"
+    invoke("report", "--count", "sevens-super-sevens", "--count-rounds", "1000000",
+           "--rounds", "100000", "--variant-rounds", "50000", "--chunk-rounds", "50000",
+           "-o", out, "-q")
+    md = (out / "report.md").read_text()
+    assert "by the exact return of the shoe each was staked at (95% CI" in md  # the summary
+    assert "With the Super Sevens bets by the exact return of the shoe each was staked at" in md
