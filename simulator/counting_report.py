@@ -1378,6 +1378,10 @@ def sweep_rows(runs) -> list[dict]:
                      **{f"super_sevens_counter_return{k}": f["super_sevens"].get(
                          f"counter_return{k}") for k in ("", "_se", "_ci95_low", "_ci95_high",
                                                           "_interval_note")},
+                     # and its win with them by the exact return of their shoes (`_counter_exact`)
+                     **{f"super_sevens_{name}{k}": f["super_sevens"].get(f"{name}{k}")
+                        for name in BY_EXACT for k in ("", "_se", "_ci95_low", "_ci95_high",
+                                                       "_interval_note")},
                      "chunks": f.get("chunks"), "chunk_se_note": f.get("chunk_se_note"),
                      "shuffles": (f.get("shoe") or {}).get("shuffles"),
                      "refills": (f.get("shoe") or {}).get("refills")}
@@ -2310,7 +2314,8 @@ SWEEP_HEAD = ["penetration", "rounds", "advantage", "SE", "95% interval", "with 
               "95% interval", "flat", "SE", "95% interval", "gain (95%, paired)", "played", "SE",
               "avg bet", "SE", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
               "risk of ruin (95%)", "SS favourable", "SE", "SS staked/round", "SE",
-              "counter SS return (95%)", "win/hour (95%)", "SD/hour", "N0 hours (95%)"]
+              "counter SS return (95%)", "win/100 SS exact (95%)", "win/hour (95%)",
+              "SD/hour", "N0 hours (95%)"]
 # The sweep's columns as a note names them (its heads repeat "SE" and "95% interval").
 SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", "flat", "flat SE",
                "flat 95% interval", *SWEEP_HEAD[11:13], "played SE", "avg bet", "avg bet SE",
@@ -2347,6 +2352,10 @@ def _sweep_cells(r: dict) -> list[str]:
             "-" if r.get("super_sevens_counter_return") is None else _span(
                 r["super_sevens_counter_return"], r.get("super_sevens_counter_return_ci95_low"),
                 r.get("super_sevens_counter_return_ci95_high"), fmt=_pct),
+            _pm95(r.get("super_sevens_counter_win_per_100_with_exact"),
+                  r.get("super_sevens_counter_win_per_100_with_exact_se"), 3,
+                  r.get("super_sevens_counter_win_per_100_with_exact_ci95_low"),
+                  r.get("super_sevens_counter_win_per_100_with_exact_ci95_high")),
             _pm95(r.get("per_hour_win"), r.get("per_hour_win_se"),
                   hour_digits(r.get("per_hour_win_se")), r.get("per_hour_win_ci95_low"),
                   r.get("per_hour_win_ci95_high")),
@@ -2529,7 +2538,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             at("SS favourable SE"): NO_FAVOURABLE if all(x is None for x in shares) else fixed,
             at("SS staked/round"): "no Super Sevens bet",
             at("SS staked/round SE"): "the plan fixes it" if staked else "no Super Sevens bet",
-            at("counter SS return (95%)"): "no Super Sevens bet"}
+            at("counter SS return (95%)"): "no Super Sevens bet",
+            at("win/100 SS exact (95%)"): next((r.get(
+                "super_sevens_counter_win_per_100_with_exact_interval_note") for r in rows),
+                None) or "no Super Sevens bet"}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
             "withheld at every penetration, as said below" for n in ("with SS SE",
@@ -2576,6 +2588,11 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         ("counter SS return (95%)", "counter SS return: its Super Sevens net over those units, "
          "what it takes from the house on the side bet (with a 95% interval where its bets are "
          "enough, by batch means over the chunks)"),
+        ("win/100 SS exact (95%)", "win/100 SS exact: the counter's win per 100 rounds played "
+         "with its Super Sevens bets by the exact return of the shoe each was staked at (the "
+         "main game as played; the simulated win's expectation without the few big pays in its "
+         "spread)" + (", ± its 95% half-width by batch means over the chunks" if any(
+             " ± " in r[at("win/100 SS exact (95%)")] for r in cells) else "")),
         (next((c for c in SWEEP_HEAD[-3:] if c in shown), None), _and(  # (all three named:
             [c.removesuffix(" (95%)") for c in SWEEP_HEAD[-3:]])  # one left out, its twin shown)
          + ": in units and hours at " + hour_words(rows[0].get("rounds_per_hour"))

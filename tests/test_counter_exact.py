@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
@@ -22,7 +23,7 @@ RUN = ["count", "--plan", "sevens-super-sevens", "--rounds", "2000000", "--chunk
 def invoke(*args):
     r = CliRunner().invoke(cli, [str(a) for a in args])
     assert r.exit_code == 0, r.output
-    return r.output
+    return r.stdout  # (a plan's warnings are on stderr)
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +104,23 @@ def test_the_report_gives_them(tmp_path, monkeypatch):
     md = (out / "report.md").read_text()
     assert "by the exact return of the shoe each was staked at (95% CI" in md  # the summary
     assert "With the Super Sevens bets by the exact return of the shoe each was staked at" in md
+
+
+def test_a_sweep_gives_the_win_by_exact_return_at_each_penetration():
+    # (and runs at 0.9: a count there whose fewest sevens leave line (e) no chance had divided
+    # by that chance, 0, and count --penetrations ...,0.9 stopped with a ZeroDivisionError)
+    args = ["count", "--plan", "sevens-super-sevens", "--rounds", "1000000", "--chunk-rounds",
+            "100000", "--penetrations", "0.6,0.9", "-q"]
+    doc = json.loads(invoke(*args, "-f", "json"))
+    rows = doc["sweep"]
+    wins = [r["super_sevens_counter_win_per_100_with_exact"] for r in rows]
+    ses = [r["super_sevens_counter_win_per_100_with_exact_se"] for r in rows]
+    assert all(s is not None and 0 < s < 0.5 for s in ses), ses
+    assert wins[1] - wins[0] > 3 * math.hypot(*ses)  # deeper dealt, the sevens counter wins more
+    text = invoke(*args)
+    assert "win/100 SS exact (95%)" in text and f"{wins[1]:.3f} ± " in text
+    assert "win/100 SS exact: the counter's win per 100 rounds played" in text
+    one = json.loads(invoke("count", "--plan", "sevens-super-sevens", "--rounds", "1000000",
+                            "--set", "penetration=0.9", "-q", "-f", "json"))
+    notes = [b["z_note"] for b in one["results"]["super_sevens_by_count"] if b.get("z_note")]
+    assert any("no number of bets would hold 30: the chance is 0" in n for n in notes)

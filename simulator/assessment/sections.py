@@ -1902,7 +1902,15 @@ def counting(data: dict) -> Section | None:
                       ("super_sevens_counter_bets_per_round_se",
                        "counter's Super Sevens units a round dealt SE", "se:num3"),
                       *_with_ci95("super_sevens_counter_return", "counter's Super Sevens return",
-                                  "spct3")]
+                                  "spct3"),
+                      # (its win with them by the exact return of their shoes, as count's)
+                      ("super_sevens_counter_win_per_100_with_exact",
+                       "win per 100 rounds, Super Sevens by exact return", "num3"),
+                      ("super_sevens_counter_win_per_100_with_exact_se",
+                       "win per 100 rounds, Super Sevens by exact return SE", "se:num3"),
+                      *_with_ci95("super_sevens_counter_win_per_100_with_exact",
+                                  "win per 100 rounds, Super Sevens by exact return",
+                                  "num3")[1:]]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
         by_chunks = [words for k, words in (
             ("played_share_se", "the share played"), ("average_bet_se", "the average bet"),
@@ -1923,6 +1931,12 @@ def counting(data: dict) -> Section | None:
                       "other figures are per round played)."
                       if c["sweep"][0].get("rounds_per_hour") is not None else "")
                    + "".join(f" {w}: {CHUNK_SE_WORDS}." for w in by_chunks)
+                   + (" Win per 100 rounds, Super Sevens by exact return: the counter's win "
+                      "with its Super Sevens bets by the exact return of the shoe each was "
+                      "staked at and the main game as played (the simulated win's expectation "
+                      "without the few big pays in its spread), its SE by batch means over each "
+                      "run's chunks." if any(r.get("super_sevens_counter_win_per_100_with_exact")
+                                             is not None for r in c["sweep"]) else "")
                    + (" The Super Sevens favourable share's SE: by batch means over each "
                       "run's chunks (rounds of a shoe are correlated), none from fewer than 10."
                       if any(r.get("super_sevens_favourable_share") is not None
