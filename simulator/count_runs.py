@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from simulator import counting_report, run, stops
 from simulator import layout as L
 from simulator.counting import list_counts
+from simulator.headroom import round_too_large
 from simulator.plans import CountingPlan, PlanError
 from simulator.rules import apply_overrides, shown, validate
 
@@ -111,6 +112,9 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
     if most > rules.boxes:
         raise ValueError(f"{opt_plan}: it plays up to {most} boxes, the rule set "
                          f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
+    too_large = round_too_large(rules, plan)
+    if too_large is not None:
+        raise ValueError(f"{opt_plan}: {too_large}")
     plays = plan.plays  # (read with the plan, not in the run's first chunk)
     if plays is not None and plays.count != plan.count.name:
         where = f"{opt_plan}: key 'indices' = {shown(plan.indices)}: {plays.source}: key 'count'"

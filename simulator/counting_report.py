@@ -913,7 +913,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     counter_ss = _counter_return(ss_net, ss_bet, few, chunk_note, lambda: batches.run_se(
         moments, ctally, "counter_super_sevens_return"), chunks)
-    by_exact = _counter_exact(tot, moments, ctally, chunks, chunk_note, check["why_not"])
+    by_exact = _counter_exact(tot, moments, ctally, chunks, chunk_note, check["why_not"] or (
+        None if check["by_count_exact"] else NOT_BY_STAKES))
     return _gain_intervals({
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -1107,6 +1108,13 @@ def _counter_return(net: int, units: int, few: str | None, chunk_note: str | Non
             "_ci95_high": fig["ci95_high"], "_interval_note": note}
 
 
+# Why the counter's figures by the exact return of its shoes are withheld where the count tells
+# of cards other than sevens and the 7-7 play's return depends on them (`sevens_check`'s
+# ``by_count_exact``): a statistician's review measured +0.5 pp of bias at z 2.5-4.0 (a Hi-Lo
+# plan staking from +3, the NZ chart's 7-7 play, 100M rounds a seed).
+NOT_BY_STAKES = ("the counter stakes by a count that tells of cards other than sevens, which "
+                 "move this 7-7 play's return: the exact return of the cards and sevens left "
+                 "is not its stakes' expectation")
 # The counter's figures by the exact return of its Super Sevens stakes' shoes (`_counter_exact`)
 BY_EXACT = ("counter_exact_return", "counter_exact_per_100", "counter_win_per_100_with_exact")
 
@@ -1121,10 +1129,11 @@ def _counter_exact(tot: list, moments, ctally, chunks: int | None, chunk_note: s
     simulated result's (each stake is set before its round's cards, from the shoe's), without
     the big pays' few wins in its spread. SEs by batch means over the chunks (the shoes' returns
     move together within a shoe), Student's t intervals; none without a stake, with too few
-    chunks (``chunk_note``) or where the exact return is of another 7-7 play (``why_not``)."""
+    chunks (``chunk_note``), or ``why_not``: the exact return is of another 7-7 play, or not the
+    stakes' expectation (`NOT_BY_STAKES`)."""
     staked, played, x = tot[L.C_SS_BET], tot[L.C_PLAYED], tot[L.C_SS_EXACT_BET]
     sc = L.SS_EXACT_BET_SCALE
-    note = why_not or (NO_COUNTER_BET if not staked else chunk_note)
+    note = NO_COUNTER_BET if not staked else why_not or chunk_note
 
     def fig(mean, name, scale, whole=False):
         if mean is None or why_not is not None:
@@ -2056,15 +2065,15 @@ def counter_exact_text(ss: dict) -> str:
     """The counter's Super Sevens return and units won per 100 rounds played by the exact
     return of the shoe each stake was made at (``ss``: the figures' ``super_sevens``), as words
     to follow `counter_bets_text`; "" where there is none."""
-    if ss.get("counter_exact_return") is None:
-        return ""
     note = ss.get("counter_exact_return_interval_note")
+    if ss.get("counter_exact_return") is None:  # (said where the bets' exact return is given)
+        return f"; none by the exact return of its shoes: {note}" if note == NOT_BY_STAKES else ""
     if note is not None and note == ss.get("counter_exact_per_100_interval_note"):  # (once)
-        return ("; by that exact return of the shoe each of its stakes was made at, "
+        return ("; valued stake by stake at the exact return of the shoe each was made at, "
                 f"{_pct(ss['counter_exact_return'])} a unit staked and "
                 f"{_units_shown(ss['counter_exact_per_100'])} units per 100 rounds played ("
                 + (note if note.startswith("no ") else f"no SE or interval: {note}") + ")")
-    return ("; by that exact return of the shoe each of its stakes was made at, "
+    return ("; valued stake by stake at the exact return of the shoe each was made at, "
             + _chunk_interval(ss, "counter_exact_return", lambda x, sign=True: _pct(x, 3, sign),
                               " a unit staked")
             + " and " + _chunk_interval(ss, "counter_exact_per_100", _units_shown,
@@ -2539,9 +2548,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             at("SS staked/round"): "no Super Sevens bet",
             at("SS staked/round SE"): "the plan fixes it" if staked else "no Super Sevens bet",
             at("counter SS return (95%)"): "no Super Sevens bet",
-            at("win/100 SS exact (95%)"): next((r.get(
-                "super_sevens_counter_win_per_100_with_exact_interval_note") for r in rows),
-                None) or "no Super Sevens bet"}
+            at("win/100 SS exact (95%)"): "no Super Sevens bet" if not staked else next((
+                r.get("super_sevens_counter_win_per_100_with_exact_interval_note")
+                for r in rows), None) or "no Super Sevens bet"}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
             "withheld at every penetration, as said below" for n in ("with SS SE",

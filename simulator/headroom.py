@@ -7,6 +7,7 @@ clear is refused, never reported (docs/counting.md, "Exact sums")."""
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -44,6 +45,29 @@ def reachable_ev(ev, decks: int, cut: int, every_round: bool) -> tuple[int, int]
             int(np.rint(ev[1, at].max() * L.SS_EXACT_SQ_SCALE)))
 
 
+def round_too_large(rules, plan) -> str | None:
+    """Why no chunk of ``plan`` under ``rules`` can be proved exact, or None: the most a round can
+    net (its boxes' main game, insurance and Super Sevens at the plan's top bets and the top
+    pay) has a square beyond the int64 limit, so the round's own square in ``round_sq`` could
+    pass it (a run would be refused at the first such round, after any number of chunks)."""
+    from simulator.tally import max_per_round
+
+    boxes = max(plan.boxes.values())
+    per_box = max_per_round(rules)["round_total_sum"] // rules.boxes  # tenths at one unit
+    pay = max(rules.super_sevens_pays) if rules.super_sevens else 0
+    bet, ss_bet = max(plan.bet.values()), max(plan.super_sevens.values())
+    most = boxes * per_box * bet + L.UNIT * boxes * pay * ss_bet  # tenths
+    if most * most <= INT64_MAX:
+        return None
+    return (f"a round of it can net up to {most / L.UNIT:,.0f} units ({boxes} box"
+            f"{'es' * (boxes != 1)} of up to {bet:,}-unit main bets"
+            + (f" and {ss_bet:,}-unit Super Sevens bets paying up to {pay:,} to 1"
+               if pay and ss_bet else "")
+            + "), whose square the counting tally's 64-bit sums cannot hold: allowed plans and "
+            f"pays that keep a round's net below {math.isqrt(INT64_MAX) // L.UNIT:,} units "
+            "(lower the plan's top bets, its boxes or the Super Sevens pays)")
+
+
 def counting_overflow(params, counter, tally, ct, nets) -> tuple[str, int] | None:
     """``(field, bound)``: the field of the counting tally ``ct`` (N_TC x N_COUNT, one chunk's)
     whose true sum may pass the int64 limit most (`counting_bounds`), and the most it could be;
@@ -64,7 +88,8 @@ def counting_bounds(params, counter, tally, ct, nets) -> dict[str, int]:
     p = [int(x) for x in params]
     t = [int(x) for x in tally]
     n = t[L.T_ROUNDS]
-    b, h, u = p[L.P_BOXES], p[L.P_MAX_HANDS], L.UNIT
+    b = min(p[L.P_BOXES], max(int(v) for v in counter.ramps[2][1]))  # the boxes dealt, at most
+    h, u = p[L.P_MAX_HANDS], L.UNIT
     m = max(p[L.P_BJ_WIN], 2 * u * h)  # a box's main net at one unit, at most
     i = max(p[L.P_INS_WIN], L.INSURANCE_STAKE)  # its insurance net
     pay = max(max(p[L.P_SS_PAY_A:L.P_SS_PAY_A + 5]), 1) if p[L.P_SS] else 0
@@ -79,6 +104,14 @@ def counting_bounds(params, counter, tally, ct, nets) -> dict[str, int]:
     if staked <= INT64_MAX:
         staked = int(np.asarray(ct)[:, L.C_SS_BET].astype(object).sum())
     e_bet = e0 * L.SS_EXACT_BET_SCALE // L.SS_EXACT_SCALE + 1  # (one rounding more at most)
+    # a bet's mean square is at most the top pay times its mean |result|, itself at most its mean
+    # result + 2 (a loss is -1); each table entry rounded by half a unit of its scale at most
+    col = np.asarray(ct).astype(object).sum(axis=0)
+    dealt = int(col[L.C_SS_FLAT_BETS])  # (a count: exact)
+    e1_sum = n * b * e1
+    if n * b * e0 <= INT64_MAX:  # (then the exact returns' sum is exact)
+        means = (int(col[L.C_SS_EXACT]) + dealt) // L.SS_EXACT_SCALE + 1  # their sum, at most
+        e1_sum = min(e1_sum, L.SS_EXACT_SQ_SCALE * pay * (means + 2 * dealt) + dealt)
     bounds = {
         L.C_ROUNDS: n, L.C_PLAYED: n, L.C_BOXES: n * b, L.C_BET: n * b * bet,
         L.C_WAGERED: n * b * 2 * u * h * bet, L.C_NET: n * b * (m + i) * bet,
@@ -87,7 +120,7 @@ def counting_bounds(params, counter, tally, ct, nets) -> dict[str, int]:
         L.C_FLAT_BOXES: n * b, L.C_FLAT_NET: n * b * (m + i), L.C_FLAT_SQ: n * b * (m + i) ** 2,
         L.C_SS_FLAT_BETS: n * b, L.C_SS_FLAT_NET: n * b * pay,
         L.C_SS_FLAT_SQ: sum(t[f] * _ss_net(p, k) ** 2 for k, f in enumerate(_SS_LINES)),
-        L.C_SS_EXACT: n * b * e0, L.C_SS_PLUS: n, L.C_SS_EXACT_SQ: n * b * e1,
+        L.C_SS_EXACT: n * b * e0, L.C_SS_PLUS: n, L.C_SS_EXACT_SQ: e1_sum,
         L.C_FLAT_RSQ: flat_rsq, L.C_MAIN_SQ: bet * bet * flat_rsq, L.C_CROSS: bet * flat_rsq,
         L.C_INS_NET: n * b * i * bet, L.C_MAIN_ALONE_SQ: 2 * bet * bet * (flat_rsq + ins_rsq),
         L.C_INS_SQ: bet * bet * ins_rsq, L.C_INS_WON: n * b, L.C_INS_LOST: n * b,

@@ -60,7 +60,7 @@ def test_the_figures_are_the_tallys_with_batch_mean_ses_and_t_intervals(doc):
 def test_text_markdown_and_csv_give_them(doc):
     ss = doc["results"]["super_sevens"]
     text = invoke(*RUN)
-    assert (f"by that exact return of the shoe each of its stakes was made at, "
+    assert (f"valued stake by stake at the exact return of the shoe each was made at, "
             f"{100 * ss['counter_exact_return']:+.3f}% a unit staked (SE ") in text
     assert ("With the Super Sevens bets by the exact return of the shoe each was staked at, "
             "valuing the published convention (a third card always dealt), and the main game "
@@ -89,7 +89,7 @@ def test_none_without_a_stake_and_no_se_from_few_chunks():
     assert ss["counter_exact_return_interval_note"].startswith("no SE from fewer than 10 chunks")
     text = invoke("count", "--plan", "sevens-super-sevens", "--rounds", "300000",
                   "--chunk-rounds", "100000", "-q")
-    said = text[text.index("by that exact return of the shoe"):]
+    said = text[text.index("valued stake by stake at the exact return"):]
     assert said.count("no SE from fewer than 10 chunks") == 1  # (said once for both figures)
 
 
@@ -124,3 +124,24 @@ def test_a_sweep_gives_the_win_by_exact_return_at_each_penetration():
                             "--set", "penetration=0.9", "-q", "-f", "json"))
     notes = [b["z_note"] for b in one["results"]["super_sevens_by_count"] if b.get("z_note")]
     assert any("no number of bets would hold 30: the chance is 0" in n for n in notes)
+
+
+def test_none_where_the_count_tells_of_cards_that_move_the_7_7_plays_return(tmp_path):
+    # A Hi-Lo counter staking Super Sevens from +3 with the NZ chart (split 7-7 v 2-7, hit v 8-A):
+    # the count tells of tens and aces, which move how often the 7-7 is hit, so the exact return
+    # of the cards and sevens left is not its stakes' expectation (a statistician's review: +0.5
+    # pp of bias, z 2.5 to 4.0 a seed). Withheld, saying why; given for the convention's play.
+    plan = tmp_path / "hilo-ss.toml"
+    plan.write_text('name = "hilo-ss"\ncount = "hi-lo"\ntable_min = 1\ntable_max = 1\n'
+                    "[bet]\nbase = 1\n[super_sevens]\nbase = 0\nsteps = [[3, 1]]\n")
+    args = ["count", "--plan", plan, "--rounds", "1000000", "--chunk-rounds", "100000", "-q"]
+    ss = json.loads(invoke(*args, "-f", "json"))["results"]["super_sevens"]
+    assert ss["counter_bets"] > 0 and ss["by_count_exact"] is False
+    for name in ("counter_exact_return", "counter_exact_per_100",
+                 "counter_win_per_100_with_exact"):
+        assert ss[name] is None and ss[name + "_interval_note"].startswith(
+            "the counter stakes by a count that tells of cards other than sevens"), name
+    assert "; none by the exact return of its shoes: the counter stakes by a count" in invoke(
+        *args)
+    conv = json.loads(invoke(*args, "--strategy", "basic-super-sevens", "-f", "json"))
+    assert conv["results"]["super_sevens"]["counter_exact_return_se"] > 0

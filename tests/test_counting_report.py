@@ -1640,8 +1640,8 @@ def test_the_sweep_legend_describes_the_columns_shown_and_the_7_7_play_of_ss_fav
     assert row["super_sevens_exact_play"] == "the strategy's 7-7 play (split v 2-7, hit v 8-A)"
     for fmt in ("table", "markdown"):
         text = CR.render_sweep([row], fmt, META)
-        assert ("with SS, with SS SE, with SS 95% interval, SS staked/round, SS staked/round SE "
-                "and counter SS return (95%) (no Super Sevens bet)" in text
+        assert ("with SS, with SS SE, with SS 95% interval, SS staked/round, SS staked/round SE, "
+                "counter SS return (95%) and win/100 SS exact (95%) (no Super Sevens bet)" in text
                 and "with SS:" not in text), fmt
         assert ("positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A)."
                 in text), fmt

@@ -269,22 +269,45 @@ def test_count_refuses_the_chunk_size_in_one_line(tmp_path):
 
     from simulator.cli import cli
 
-    plan = tmp_path / "big.toml"
-    plan.write_text('name = "big"\ncount = "sevens"\nstrategy = "basic-super-sevens"\n'
-                    "table_min = 1\ntable_max = 10000\n[bet]\nbase = 10000\n"
-                    "[super_sevens]\nbase = 10000\n[boxes]\nbase = 7\n")
-    r = CliRunner().invoke(cli, ["count", "--plan", str(plan), "--boxes", "7", "--rounds",
-                                 "1000000", "--chunk-rounds", "500000", "--quiet"])
-    assert r.exit_code != 0 and "Traceback" not in r.output
-    last = r.output.strip().splitlines()[-1]
-    assert re.match(r"Error: --chunk-rounds 500,000: chunk [01]'s counting tally field "
-                    r"'round_sq' could have passed the 64-bit limit", last), last  # (the first
-    # chunk to end: either)
-    assert "give --chunk-rounds" in last
-    r = CliRunner().invoke(cli, ["count", "--plan", str(plan), "--boxes", "7", "--rounds",
-                                 "1000", "--quiet", "--set",
-                                 "super_sevens_pays=1000000,1000000,1000000,1000000,1000000"])
-    assert "no chunk size holds it" in r.output.strip().splitlines()[-1]
+    def plan(ss):  # 10,000-unit main bets on 7 boxes, Super Sevens ``ss`` units
+        path = tmp_path / f"big{ss}.toml"
+        path.write_text('name = "big"\ncount = "sevens"\nstrategy = "basic-super-sevens"\n'
+                        "table_min = 1\ntable_max = 10000\n[bet]\nbase = 10000\n"
+                        f"[super_sevens]\nbase = {ss}\n[boxes]\nbase = 7\n")
+        return str(path)
+
+    def last(*args):
+        r = CliRunner().invoke(cli, ["count", "--boxes", "7", "--quiet", *args])
+        assert r.exit_code != 0 and "Traceback" not in r.output
+        return r.output.strip().splitlines()[-1]
+
+    # a round's square within int64, a 2M-round chunk's sum of them not: refused after it, with
+    # a chunk size that then plays (found by a review: its first advice had failed again)
+    said = last("--plan", plan(4000), "--rounds", "2000000", "--chunk-rounds", "2000000")
+    assert re.match(r"Error: --chunk-rounds 2,000,000: chunk 0's counting tally field "
+                    r"'round_sq' could have passed the 64-bit limit", said), said
+    size = re.search(r"give --chunk-rounds ([\d,]+)$", said).group(1).replace(",", "")
+    r = CliRunner().invoke(cli, ["count", "--boxes", "7", "--quiet", "--plan", plan(4000),
+                                 "--rounds", "2000000", "--chunk-rounds", size])
+    assert r.exit_code == 0, r.output
+    # a round whose own square can pass it: refused before any round, saying why
+    said = last("--plan", plan(10_000), "--rounds", "1000")
+    assert said.startswith("Error: --plan ") and "a round of it can net up to 350,490,000 units" \
+        in said and "below 303,700,049 units" in said, said
+
+
+def test_the_exact_mean_squares_bound_is_the_chunks_not_the_worst_shoes():
+    # 8 decks, a 100,000 to 1 top pay: the deepest shoe's mean square times every bet passed
+    # 2^63 in a 1M-round chunk and count refused a plan staking 1 unit (a review); bounded now by
+    # the top pay times the chunk's exact returns (a mean square is at most pay x (mean + 2))
+    from simulator.headroom import INT64_MAX, counting_bounds
+
+    rules = dataclasses.replace(Rules(), decks=8, super_sevens_pays=(3, 50, 100, 500, 100_000))
+    args = _count(rules, _plan("sevens", ss=(0, 0, 0, 0, 0, 0, 1)), 100_000)
+    bounds = counting_bounds(*args)
+    real = int(np.asarray(args[3])[:, L.C_SS_EXACT_SQ].astype(object).sum())
+    assert real <= bounds["ss_exact_sq"] < 10 * real
+    assert bounds["ss_exact_sq"] * 10 < INT64_MAX  # (a 1M chunk: well within)
 
 
 @pytest.mark.parametrize("decks", [6, 8])

@@ -516,7 +516,9 @@ def _counting_summary(data: dict) -> str | None:
             + (f", {fmt(ex, 'spct3')} by the exact return of the shoe each was staked at"
                + (f" (95% CI {fmt(ss['counter_exact_return_ci95_low'], 'spct3')} to "
                   f"{fmt(ss['counter_exact_return_ci95_high'], 'spct3')})"
-                  if ss.get("counter_exact_return_ci95_low") is not None else "")
+                  if ss.get("counter_exact_return_ci95_low") is not None else
+                  f" (no interval: {ss.get('counter_exact_return_interval_note')})"
+                  if ss.get("counter_exact_return_interval_note") else "")
                if own is not None and (ex := ss.get("counter_exact_return")) is not None else "")
             + (f"; the Super Sevens bet favoured the player (a positive exact return, by "
                f"{ss.get('exact_play') or 'the strategy' + chr(39) + 's 7-7 play'}, from the "
@@ -1903,13 +1905,22 @@ def counting(data: dict) -> Section | None:
                        "counter's Super Sevens units a round dealt SE", "se:num3"),
                       *_with_ci95("super_sevens_counter_return", "counter's Super Sevens return",
                                   "spct3"),
-                      # (its win with them by the exact return of their shoes, as count's)
+                      # (its win with them by the exact return of their shoes, as count's;
+                      # the return and units a round by it in the csv)
+                      *((f"super_sevens_{name}{k}", f"{label}{words}", CSV_ONLY)
+                        for name, label in (
+                            ("counter_exact_return",
+                             "counter's Super Sevens return by exact return"),
+                            ("counter_exact_per_100",
+                             "counter's Super Sevens win per 100 rounds by exact return"))
+                        for k, words in (("", ""), ("_se", " SE"), ("_ci95_low", " 95% low"),
+                                         ("_ci95_high", " 95% high"))),
                       ("super_sevens_counter_win_per_100_with_exact",
-                       "win per 100 rounds, Super Sevens by exact return", "num3"),
+                       "win per 100 rounds with Super Sevens by exact return", "num3"),
                       ("super_sevens_counter_win_per_100_with_exact_se",
-                       "win per 100 rounds, Super Sevens by exact return SE", "se:num3"),
+                       "win per 100 rounds with Super Sevens by exact return SE", "se:num3"),
                       *_with_ci95("super_sevens_counter_win_per_100_with_exact",
-                                  "win per 100 rounds, Super Sevens by exact return",
+                                  "win per 100 rounds with Super Sevens by exact return",
                                   "num3")[1:]]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
         by_chunks = [words for k, words in (
@@ -1931,7 +1942,7 @@ def counting(data: dict) -> Section | None:
                       "other figures are per round played)."
                       if c["sweep"][0].get("rounds_per_hour") is not None else "")
                    + "".join(f" {w}: {CHUNK_SE_WORDS}." for w in by_chunks)
-                   + (" Win per 100 rounds, Super Sevens by exact return: the counter's win "
+                   + (" Win per 100 rounds with Super Sevens by exact return: the counter's win "
                       "with its Super Sevens bets by the exact return of the shoe each was "
                       "staked at and the main game as played (the simulated win's expectation "
                       "without the few big pays in its spread), its SE by batch means over each "
@@ -1971,7 +1982,9 @@ def counting(data: dict) -> Section | None:
         "no Super Sevens bet" if all(
             r.get("advantage_with_super_sevens_interval_note") in (None, NO_SS_BET)
             for r in c.get("sweep") or ()) else "withheld at every penetration, as said above",
-        f.get("chunk_se_note"), _sweep_too_few(c.get("sweep") or []))
+        f.get("chunk_se_note"), _sweep_too_few(c.get("sweep") or []), next(
+            (r.get("super_sevens_counter_win_per_100_with_exact_interval_note")
+             for r in c.get("sweep") or ()), None))
     return Section("counting", "Card counting", blocks)
 
 
@@ -2049,14 +2062,15 @@ def _sweep_too_few(rows: list[dict]) -> dict:
 
 def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
                ss_why: str = "no Super Sevens bet", count_note: str | None = None,
-               too_few: dict | None = None) -> None:
+               too_few: dict | None = None, exact_why: str | None = None) -> None:
     """Leave out of the counting tables shown the columns and rows that say nothing
     (`_left_out`), each table's sentence added to the paragraph before it (or put there).
     ``p``: the net per round played; ``bankroll``: the risk of ruin's; ``chunk_note``: why the
     sweep's SEs by batch means are none (too few chunks), if so; ``ss_why``: why its advantage
     with Super Sevens has no SE or interval in any row; ``count_note``: why the single run's
     SEs by batch means (the boxes' by count) are none, if so; ``too_few``: the sweep's columns
-    empty for too few rounds, with why (`_sweep_too_few`)."""
+    empty for too few rounds, with why (`_sweep_too_few`); ``exact_why``: why its win with Super
+    Sevens by exact return is none in every row, if so."""
     no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
     ruin = ("no bankroll given" if bankroll is None else
             "not given where the counter bets Super Sevens, as said above"
@@ -2077,6 +2091,10 @@ def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
                "gain_over_flat_se": "the gain is none, as said above",
                **({"played_share_se": chunk_note, "average_bet_se": chunk_note}
                   if chunk_note else {}),
+               **({f"super_sevens_counter_win_per_100_with_exact{k}": chunk_note
+                   for k in ("_se", "_ci95_low", "_ci95_high")} if chunk_note else {}),
+               **({"super_sevens_counter_win_per_100_with_exact": exact_why} if exact_why
+                  else {}),
                "super_sevens_favourable_share": NO_FAVOURABLE,
                "super_sevens_favourable_share_se": chunk_note if chunk_note
                else NO_FAVOURABLE} | {
