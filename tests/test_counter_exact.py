@@ -117,8 +117,22 @@ def test_a_sweep_gives_the_win_by_exact_return_at_each_penetration():
     ses = [r["super_sevens_counter_win_per_100_with_exact_se"] for r in rows]
     assert all(s is not None and 0 < s < 0.5 for s in ses), ses
     assert wins[1] - wins[0] > 3 * math.hypot(*ses)  # deeper dealt, the sevens counter wins more
+    # the change from the first penetration: the difference, Welch's t over the chunks
+    b = rows[1]
+    assert b["super_sevens_exact_win_change"] == pytest.approx(wins[1] - wins[0])
+    assert b["super_sevens_exact_win_change_from"] == 0.6
+    se = math.hypot(*ses)
+    assert b["super_sevens_exact_win_change_se"] == pytest.approx(se)
+    df = round(se**4 / (ses[0] ** 4 / 9 + ses[1] ** 4 / 9))  # (10 chunks a run)
+    half = (b["super_sevens_exact_win_change_ci95_high"]
+            - b["super_sevens_exact_win_change_ci95_low"]) / 2
+    assert half == pytest.approx(t95(df) * se) and 9 <= df <= 18
+    assert "super_sevens_exact_win_change" not in rows[0]
     text = invoke(*args)
     assert "win/100 SS exact (95%)" in text and f"{wins[1]:.3f} ± " in text
+    assert (f"Change of the win per 100 rounds played with the Super Sevens bets by exact return "
+            f"from penetration 0.60: 0.90 {wins[1] - wins[0]:+.3f} ± {half:.3f} units (95%, "
+            "Welch's t") in text
     assert "win/100 SS exact: the counter's win per 100 rounds played" in text
     one = json.loads(invoke("count", "--plan", "sevens-super-sevens", "--rounds", "1000000",
                             "--set", "penetration=0.9", "-q", "-f", "json"))

@@ -41,6 +41,7 @@ from simulator.counting_report import (
     chunk_se_line,
     counter_bets_text,
     counter_exact_text,
+    exact_change_line,
     floored_words,
     gain_none,
     hour_digits,
@@ -1968,6 +1969,7 @@ def counting(data: dict) -> Section | None:
                    + "".join(" " + x for x in score_note_lines(c["sweep"]))
                    + "".join(" " + x for x in ruin_method_lines(c["sweep"]))
                    + "".join(" " + x for x in change_line(c["sweep"]))
+                   + "".join(" " + x for x in exact_change_line(c["sweep"]))
                    + "".join(" " + x for x in [sweep_whole_se_line(c["sweep"])] if x)
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
                       if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
