@@ -17,7 +17,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 import numpy as np
 
 from simulator.batches import chunk_moments
-from simulator.headroom import INT64_MAX, counting_overflow
+from simulator.headroom import INT64_MAX, NET_ALLOWED, counting_overflow
 from simulator.kernel import count_chunk, simulate_chunk, whole
 from simulator.layout import N_NETS
 from simulator.stops import DeferredStops
@@ -94,12 +94,11 @@ class CountChunk(PlayChunk):
         over = counting_overflow(self.params, self.counter, tally, ct, nets)
         if over is not None:
             field, bound = over
-            limit = n * INT64_MAX // bound // 2  # (half: the next chunk's rounds may add more)
+            # (half what this chunk allows: the next chunk's rounds may add more)
+            limit = max(n * INT64_MAX // bound // 2, 1)
             fix = (f"allowed chunks of about {limit:,} rounds or fewer: give --chunk-rounds "
-                   f"{limit:,}" if limit > 0 else
-                   "no chunk size holds it, as a single round's square can pass the limit: "
-                   "allowed bets and pays that keep a round's net below about 300,000,000 "
-                   "units (lower the plan's top bets, its boxes or the Super Sevens pays)")
+                   f"{limit:,}" if bound <= n * INT64_MAX else "no chunk size holds it, one "
+                   f"round's bound alone passing the limit: {NET_ALLOWED}")
             raise ValueError(
                 f"--chunk-rounds {self.chunk_rounds:,}: chunk {i}'s counting tally field "
                 f"'{field}' could have passed the 64-bit limit (it could reach {bound:.3g}, the "

@@ -1451,6 +1451,25 @@ def change_line(rows: list[dict]) -> list[str]:
             + f" (95%, {CHANGE_WORDS})."]
 
 
+def exact_why(rows: list[dict]) -> str:
+    """Why a sweep's win with Super Sevens by exact return is none in every row: the reasons of
+    the rows where the counter staked Super Sevens (a review: the first row's, where it staked
+    nothing, had been said of them all), else that it staked none."""
+    key = "super_sevens_counter_win_per_100_with_exact"
+    notes = [r.get(key + "_interval_note") for r in rows if r.get("super_sevens_counter_bets")]
+    return "; ".join(dict.fromkeys(n for n in notes if n)) or "no Super Sevens bet"
+
+
+def exact_interval_line(rows: list[dict]) -> list[str]:
+    """The sweep's line saying why its win with Super Sevens by exact return has no 95%
+    half-width where it has a value, as the single run says it (too few chunks)."""
+    key = "super_sevens_counter_win_per_100_with_exact"
+    notes = [r.get(key + "_interval_note") for r in rows
+             if r.get(key) is not None and r.get(key + "_se") is None]
+    notes = list(dict.fromkeys(n for n in notes if n))
+    return [f"win/100 SS exact: no 95% half-width ({'; '.join(notes)})."] if notes else []
+
+
 def exact_change_line(rows: list[dict]) -> list[str]:
     """The sweep's line of the change of the counter's win per 100 rounds with its Super Sevens
     bets by exact return from its first penetration with one (`sweep_rows`), each with its 95%
@@ -2589,9 +2608,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             at("SS staked/round"): "no Super Sevens bet",
             at("SS staked/round SE"): "the plan fixes it" if staked else "no Super Sevens bet",
             at("counter SS return (95%)"): "no Super Sevens bet",
-            at("win/100 SS exact (95%)"): "no Super Sevens bet" if not staked else next((
-                r.get("super_sevens_counter_win_per_100_with_exact_interval_note")
-                for r in rows), None) or "no Super Sevens bet"}
+            at("win/100 SS exact (95%)"): exact_why(rows)}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
             "withheld at every penetration, as said below" for n in ("with SS SE",
@@ -2648,7 +2665,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          + ": in units and hours at " + hour_words(rows[0].get("rounds_per_hour"))
          + f", {PER_HOUR_WORDS}")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
-            *change_line(rows), *exact_change_line(rows), sweep_note(rows)]
+            *change_line(rows), *exact_change_line(rows), *exact_interval_line(rows),
+            sweep_note(rows)]
     if meta.get("sevens_note"):  # (as the single run's, under its Super Sevens figures)
         out += [f"The Super Sevens return {meta['sevens_note']}."]
     if meta.get("sevens_player_edge"):  # (a paragraph of its own, in markdown too)

@@ -14,6 +14,9 @@ import numpy as np
 from simulator import layout as L
 
 INT64_MAX = 2**63 - 1
+# The largest net a round may make (tenths): its nets bin's top (at most 1/128 above it, the
+# bound of ``round_sq``, `_net_edges`) squared still within the limit
+MAX_ROUND_NET = math.isqrt(INT64_MAX) * 128 // 129
 
 
 @functools.cache
@@ -57,15 +60,18 @@ def round_too_large(rules, plan) -> str | None:
     pay = max(rules.super_sevens_pays) if rules.super_sevens else 0
     bet, ss_bet = max(plan.bet.values()), max(plan.super_sevens.values())
     most = boxes * per_box * bet + L.UNIT * boxes * pay * ss_bet  # tenths
-    if most * most <= INT64_MAX:
+    if most <= MAX_ROUND_NET:
         return None
     return (f"a round of it can net up to {most / L.UNIT:,.0f} units ({boxes} box"
             f"{'es' * (boxes != 1)} of up to {bet:,}-unit main bets"
             + (f" and {ss_bet:,}-unit Super Sevens bets paying up to {pay:,} to 1"
                if pay and ss_bet else "")
-            + "), whose square the counting tally's 64-bit sums cannot hold: allowed plans and "
-            f"pays that keep a round's net below {math.isqrt(INT64_MAX) // L.UNIT:,} units "
-            "(lower the plan's top bets, its boxes or the Super Sevens pays)")
+            + "), whose square the counting tally's 64-bit sums cannot hold: " + NET_ALLOWED)
+
+
+# What a plan's round may net at most, in words (`round_too_large`, `chunks.CountChunk`)
+NET_ALLOWED = (f"allowed plans and pays that keep a round's net to {MAX_ROUND_NET // L.UNIT:,} "
+               "units or less (lower the plan's top bets, its boxes or the Super Sevens pays)")
 
 
 def counting_overflow(params, counter, tally, ct, nets) -> tuple[str, int] | None:

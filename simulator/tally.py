@@ -563,10 +563,10 @@ def _few_wins(expected: dict, pays: dict, bets: str, n: int) -> str | None:
 def bets_for_wins(chance: float) -> str:
     """About how many bets, of a big pay's ``chance`` a bet, would hold `MIN_WINS` wins of it, in
     words, to two figures (the chance is a full shoe's): ``about 3,500,000 bets would hold
-    30``; where the chance is 0 (a count leaving too few sevens for the line), that none
-    would."""
+    30``; where the chance is 0 (a count's least, where it leaves too few sevens for the line),
+    that none would at it."""
     if chance <= 0:
-        return f"no number of bets would hold {MIN_WINS}: the chance is 0"
+        return f"no number of bets would hold {MIN_WINS} at that chance, 0"
     return f"about {float(f'{MIN_WINS / chance:.2g}'):,.0f} bets would hold {MIN_WINS}"
 
 

@@ -42,6 +42,7 @@ from simulator.counting_report import (
     counter_bets_text,
     counter_exact_text,
     exact_change_line,
+    exact_why,
     floored_words,
     gain_none,
     hour_digits,
@@ -1984,9 +1985,8 @@ def counting(data: dict) -> Section | None:
         "no Super Sevens bet" if all(
             r.get("advantage_with_super_sevens_interval_note") in (None, NO_SS_BET)
             for r in c.get("sweep") or ()) else "withheld at every penetration, as said above",
-        f.get("chunk_se_note"), _sweep_too_few(c.get("sweep") or []), next(
-            (r.get("super_sevens_counter_win_per_100_with_exact_interval_note")
-             for r in c.get("sweep") or ()), None))
+        f.get("chunk_se_note"), _sweep_too_few(c.get("sweep") or []),
+        exact_why(c["sweep"]) if c.get("sweep") else None)
     return Section("counting", "Card counting", blocks)
 
 
