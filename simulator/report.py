@@ -729,7 +729,8 @@ def _isnan(x) -> bool:
 
 def document(summary: dict, meta: dict) -> dict:
     """The json document: bjsim version, its source (`source.provenance`), rules, strategy (and
-    each box's ``strategy_sha256``, `strategy.charts_sha256`), run, results, timing."""
+    each box's ``strategy_sha256``, `strategy.charts_sha256`, and ``strategy_charts``, each
+    strategy as a file by that hash), run, results, timing."""
     note = meta.get("sevens_note")
     summary = summary | {"super_sevens": summary["super_sevens"] | {"seven_seven_play": {
         "by_box": list(meta["sevens_play"]), "note": note}
@@ -742,6 +743,7 @@ def document(summary: dict, meta: dict) -> dict:
         "rules": meta.get("rules", {}),
         "strategy": meta.get("strategy"),
         "strategy_sha256": meta.get("strategy_sha256"),
+        "strategy_charts": meta.get("strategy_charts"),
         "run": meta.get("run", {}),
         "results": summary,
         "timing": meta.get("timing", {}),

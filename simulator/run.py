@@ -39,7 +39,7 @@ from simulator.rules import (
     rules_dict,
     validate,
 )
-from simulator.strategy import charts_sha256
+from simulator.strategy import charts_sha256, dumps_strategy
 
 
 class RunError(ValueError):
@@ -768,6 +768,8 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         # each box's charts as the engine plays them (`strategy.charts_sha256`): what a name or
         # a file's path cannot say, an edited copy of a chart from the one before the edit
         "strategy_sha256": [charts_sha256(s) for s in plan.strategies],
+        # and each as a strategy file, by that hash: a run of a file rebuilt from the json alone
+        "strategy_charts": {charts_sha256(s): dumps_strategy(s) for s in plan.strategies},
         "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides)
         | ({"no_effect": idle} if idle else {}) | {
             "seed": plan.seed,

@@ -127,8 +127,8 @@ def test_bad_rounds_is_a_usage_error(text):
 def test_same_seed_same_json_results_whatever_the_workers():
     a = json.loads(run("simulate", *TINY, "--format", "json", "--workers", "1").stdout)
     b = json.loads(run("simulate", *TINY, "--format", "json", "--workers", "2").stdout)
-    assert set(a) == {"bjsim", "source", "rules", "strategy", "strategy_sha256", "run", "results",
-                      "timing"}
+    assert set(a) == {"bjsim", "source", "rules", "strategy", "strategy_sha256",
+                      "strategy_charts", "run", "results", "timing"}
     assert a["results"] == b["results"]
     assert a["run"] == b["run"]
     assert a["results"]["rounds"] == 20_000 and a["run"]["seed"] == 7

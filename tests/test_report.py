@@ -30,8 +30,8 @@ def summary():
 
 def test_json_document_keeps_results_apart_from_timing(summary):
     doc = json.loads(render(summary, "json", META))
-    assert set(doc) == {"bjsim", "source", "rules", "strategy", "strategy_sha256", "run", "results",
-                        "timing"}
+    assert set(doc) == {"bjsim", "source", "rules", "strategy", "strategy_sha256",
+                        "strategy_charts", "run", "results", "timing"}
     assert doc["bjsim"] == __version__
     # (seven_seven_play and player_edge null: META has no sevens_note nor sevens_player_edge,
     # as a run without Super Sevens)

@@ -470,3 +470,27 @@ def test_a_bars_rate_follows_the_chunks_it_draws_not_the_last_slow_one(monkeypat
     line.close()
     assert "5.00M rounds [" in out.getvalue(), out.getvalue()
     assert "%" not in out.getvalue() and "<" not in out.getvalue() and "/?" not in out.getvalue()
+
+
+def test_a_strategy_file_run_is_rebuilt_from_its_json_alone(tmp_path):
+    # A review carried for many sessions: the json named a strategy file by its name and the
+    # SHA-256 of its charts, but held no chart, so a run of a user's file could not be rebuilt.
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+    from simulator.strategy import charts_sha256, dumps_strategy, load_strategy
+
+    path = tmp_path / "mine.toml"  # (a user's file: never-bust's charts under its own name)
+    path.write_text(dumps_strategy(load_strategy("never-bust")).replace(
+        'name = "never-bust"', 'name = "mine"'))
+    args = ["simulate", "--rounds", "50000", "--seed", "9", "--boxes", "2", "-q", "-f", "json"]
+    first = json.loads(CliRunner().invoke(cli, [*args, "--strategy", str(path)]).stdout)
+    (sha,) = set(first["strategy_sha256"])
+    assert list(first["strategy_charts"]) == [sha] == [charts_sha256(load_strategy(str(path)))]
+    rebuilt = tmp_path / "rebuilt.toml"
+    rebuilt.write_text(first["strategy_charts"][sha])
+    again = json.loads(CliRunner().invoke(cli, [*args, "--strategy", str(rebuilt)]).stdout)
+    assert again["strategy_sha256"] == first["strategy_sha256"]
+    assert again["results"] == first["results"]
+    shipped = json.loads(CliRunner().invoke(cli, args).stdout)  # (the default: basic)
+    assert shipped["strategy_charts"][shipped["strategy_sha256"][0]].startswith('name = "')
