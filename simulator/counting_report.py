@@ -1433,8 +1433,8 @@ def sweep_rows(runs) -> list[dict]:
 # The runs of a sweep share their seed, but the cut card's place moves every shoe's deal after
 # the first, so their errors are close to independent (docs/counting.md, "Penetration sweep").
 CHANGE_WORDS = ("the runs taken as independent: they share a seed, but the cut card's place "
-                "moves every shoe's deal after the first (over 40 seeds the advantages at 0.75 "
-                "and 0.85 correlated +0.03)")
+                "moves every shoe's deal after the first (measured for the shipped hi-lo-1-12 "
+                "over 40 seeds: its advantages at 0.75 and 0.85 correlated +0.03)")
 
 
 def change_line(rows: list[dict]) -> list[str]:
@@ -1489,9 +1489,9 @@ def exact_change_line(rows: list[dict]) -> list[str]:
             + f" units (95%, Welch's t over the runs' chunks, {EXACT_CHANGE_WORDS})."]
 
 
-EXACT_CHANGE_WORDS = ("the runs taken as independent: over 20 seeds of 2 million rounds at 0.6 "
-                      "and 0.9 the two correlated +0.23, not significant, and the change spread "
-                      "0.86 times its SE")
+EXACT_CHANGE_WORDS = ("the runs taken as independent (measured for the shipped sevens plan "
+                      "over 20 seeds of 2 million rounds at 0.6 and 0.9: the two correlated "
+                      "+0.23, not significant, and the change spread 0.86 times its SE)")
 
 
 def _pp95(r: dict) -> str:
@@ -2652,9 +2652,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          f"Super Sevens bet a positive return, by {play}"),
         ("SS staked/round", "SS staked/round: the counter's Super Sevens units staked per round "
          "dealt"),
-        ("counter SS return (95%)", "counter SS return: its Super Sevens net over those units, "
-         "what it takes from the house on the side bet (with a 95% interval where its bets are "
-         "enough, by batch means over the chunks)"),
+        ("counter SS return (95%)", "counter SS return: its Super Sevens net over those units "
+         "as simulated, what it takes from the house on the side bet (with a 95% interval where "
+         "its bets are enough, by batch means over the chunks; by the exact return of its "
+         "shoes, with its SE, in json and csv: super_sevens_counter_exact_return)"),
         ("win/100 SS exact (95%)", "win/100 SS exact: the counter's win per 100 rounds played "
          "with its Super Sevens bets by the exact return of the shoe each was staked at (the "
          "main game as played; the simulated win's expectation without the few big pays in its "

@@ -77,7 +77,8 @@ def test_the_section_renders_every_table(fake_engine):
     sec = sections.counting(data)
     names = [b.name for b in sec.blocks if isinstance(b, sections.Table)]
     assert names == ["counting_advantage", "counting_per_round", "counting_by_count",
-                     "counting_super_sevens", "counting_penetration"]
+                     "counting_super_sevens", "counting_super_sevens_counter",
+                     "counting_penetration"]
     f = data["counting"]["figures"]
     md = render.to_markdown("t", [sec])
     assert "| per unit of initial main bet (main + insurance result) | +10.000% |" in md

@@ -99,10 +99,27 @@ def test_the_report_gives_them(tmp_path, monkeypatch):
     monkeypatch.setattr(chromium, "find", lambda: None)  # (no PDF: the markdown is read)
     out = tmp_path / "rep"
     invoke("report", "--count", "sevens-super-sevens", "--count-rounds", "1000000",
-           "--rounds", "100000", "--variant-rounds", "50000", "--chunk-rounds", "50000",
-           "-o", out, "-q")
+           "--count-penetrations", "0.6,0.9", "--rounds", "100000", "--variant-rounds", "50000",
+           "--chunk-rounds", "50000", "-o", out, "-q")
     md = (out / "report.md").read_text()
     assert "by the exact return of the shoe each was staked at (95% CI" in md  # the summary
+    # the sentence's figures in a csv of their own (a review: in the report's json alone)
+    rows = list(csv.DictReader(open(out / "csv" / "counting_super_sevens_counter.csv")))
+    ss = json.loads((out / "report.json").read_text())["counting"]["figures"]["super_sevens"]
+    assert [r["figure"] for r in rows] == ["counter_return", "counter_exact_return",
+                                           "counter_exact_per_100",
+                                           "counter_win_per_100_with_exact"]
+    for r in rows[1:]:
+        assert float(r["value"]) == pytest.approx(ss[r["figure"]], rel=1e-12)
+        assert float(r["se"]) == pytest.approx(ss[r["figure"] + "_se"], rel=1e-12)
+    assert "csv/counting_super_sevens_counter.csv" in md
+    # a sweep's change of the exact-based win is in its csv too (a review found it in md alone)
+    sweep = list(csv.DictReader(open(out / "csv" / "counting_penetration.csv")))
+    assert sweep[0]["super_sevens_exact_win_change"] == ""
+    change = float(sweep[1]["super_sevens_exact_win_change"])
+    wins = [float(r["super_sevens_counter_win_per_100_with_exact"]) for r in sweep]
+    assert change == pytest.approx(wins[1] - wins[0]) and change > 0
+    assert f"0.90 {change:+.3f} ± " in md
     assert "With the Super Sevens bets by the exact return of the shoe each was staked at" in md
 
 

@@ -16,6 +16,7 @@ from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import (
     ADVANTAGE_LABELS,
     AS_FLAT,
+    BY_EXACT,
     CHUNK_SE_WORDS,
     GAIN_NONE_WORDS,
     MERGED_TAILS,
@@ -1849,13 +1850,24 @@ def counting(data: dict) -> Section | None:
                + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
                + ". The CSV keeps every column." if out else "")
             + f" {sentence(counter_bets_text(ss) + counter_exact_text(ss))}."  # (as count's)
-            + "".join(f" {x}" for x in [win_by_exact_line(f)] if x),
+            + "".join(f" {x}" for x in [win_by_exact_line(f)] if x)
+            + (" The counter's Super Sevens figures: csv/counting_super_sevens_counter.csv."
+               if ss.get("counter_bets") else ""),
             Table("counting_super_sevens", f"Super Sevens return to the player by {kind}",
                   scols,
                   [[b[k] for k, _, _ in scols]
                    for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
                    "exact_se": "exact_return_se"})]
+        if ss.get("counter_bets"):  # (the sentence's figures, each with its SE and interval)
+            blocks.append(Table(
+                "counting_super_sevens_counter", "The counter's Super Sevens bets",
+                [("figure", "figure", "text"), ("value", "value", "num4"), ("se", "SE", "num4"),
+                 ("ci95_low", "95% low", "num4"), ("ci95_high", "95% high", "num4"),
+                 ("interval_note", "why no interval", "text")],
+                [[name, ss.get(name), ss.get(name + "_se"), ss.get(name + "_ci95_low"),
+                  ss.get(name + "_ci95_high"), ss.get(name + "_interval_note")]
+                 for name in ("counter_return", *BY_EXACT)], csv_alone=True))
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "advantage SE", "pct3"),
@@ -1923,7 +1935,14 @@ def counting(data: dict) -> Section | None:
                        "win per 100 rounds with Super Sevens by exact return SE", "se:num3"),
                       *_with_ci95("super_sevens_counter_win_per_100_with_exact",
                                   "win per 100 rounds with Super Sevens by exact return",
-                                  "num3")[1:]]
+                                  "num3")[1:],
+                      *((f"super_sevens_exact_win_change{k}", f"{label}", CSV_ONLY)
+                        for k, label in (  # (the text's line gives them)
+                            ("", "change of that win from the first penetration"),
+                            ("_from", "change of that win from penetration"),
+                            ("_se", "change of that win SE"),
+                            ("_ci95_low", "change of that win 95% low"),
+                            ("_ci95_high", "change of that win 95% high")))]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
         by_chunks = [words for k, words in (
             ("played_share_se", "the share played"), ("average_bet_se", "the average bet"),
