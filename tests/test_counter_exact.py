@@ -103,6 +103,9 @@ def test_the_report_gives_them(tmp_path, monkeypatch):
            "--chunk-rounds", "50000", "-o", out, "-q")
     md = (out / "report.md").read_text()
     assert "by the exact return of the shoe each was staked at (95% CI" in md  # the summary
+    fav = json.loads((out / "report.json").read_text())["counting"]["figures"][
+        "super_sevens"]["favourable_share_se"]  # (the summary's share with its SE: a review)
+    assert fav and f"(SE {100 * fav:.2f}%) of rounds, open to a count of sevens" in md
     # the sentence's figures in a csv of their own (a review: in the report's json alone)
     rows = list(csv.DictReader(open(out / "csv" / "counting_super_sevens_counter.csv")))
     ss = json.loads((out / "report.json").read_text())["counting"]["figures"]["super_sevens"]

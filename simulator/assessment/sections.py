@@ -525,7 +525,10 @@ def _counting_summary(data: dict) -> str | None:
                if own is not None and (ex := ss.get("counter_exact_return")) is not None else "")
             + (f"; the Super Sevens bet favoured the player (a positive exact return, by "
                f"{ss.get('exact_play') or 'the strategy' + chr(39) + 's 7-7 play'}, from the "
-               f"cards left) in {fmt(side, 'pct2')} of rounds, open to a count of sevens"
+               f"cards left) in {fmt(side, 'pct2')}"
+               + (f" (SE {fmt(ss['favourable_share_se'], 'se:pct2')})"
+                  if ss.get("favourable_share_se") else "")
+               + " of rounds, open to a count of sevens"
                if side else "") + " (the section Card counting).")
 
 
