@@ -3470,7 +3470,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     unit of initial main bet and per unit wagered on the main game with 95% intervals, the SD
     and win per 100 rounds, SCORE, N0 and the risk of ruin, the frequency of each count and
     the advantage at it, and the Super Sevens return by count (against its exact value at each
-    count for a sevens count; for another count, overall only). Method:
+    count for a sevens count; for another count, overall only), with the counter's own Super
+    Sevens win also valued at the exact return of the shoe each stake was made at. Method:
     docs/counting.md. Ctrl-C stops early and prints the finished chunks' result marked PARTIAL
     (exit code 130).
 

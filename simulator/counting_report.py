@@ -2111,8 +2111,17 @@ def _chunk_interval(fig: dict, name: str, show, unit: str = "") -> str:
                 f"95% interval {show(fig[name + '_ci95_low'])} to "
                 f"{show(fig[name + '_ci95_high'])})")
     note = fig.get(name + "_interval_note")
-    return text if note is None else f"{text} ({note})" if note.startswith("no ") else (
-        f"{text} (no SE or interval: {note})")
+    return text if note is None else f"{text} ({_why_none(note)})"
+
+
+def _why_none(note: str) -> str:
+    """Why a figure has no SE or interval, in words (the chunks' notes say "no SE ..." or "no
+    chunk moments ..." themselves)."""
+    return note if note.startswith("no ") else f"no SE or interval: {note}"
+
+
+def _pct_shown(x, sign: bool = True) -> str:
+    return _pct(x, 3, sign)
 
 
 def _units_shown(x, sign: bool = True) -> str:
@@ -2131,11 +2140,10 @@ def counter_exact_text(ss: dict) -> str:
     if note is not None and note == ss.get("counter_exact_per_100_interval_note"):  # (once)
         return ("; valued stake by stake at the exact return of the shoe each was made at, "
                 f"{_pct(ss['counter_exact_return'])} a unit staked and "
-                f"{_units_shown(ss['counter_exact_per_100'])} units per 100 rounds played ("
-                + (note if note.startswith("no ") else f"no SE or interval: {note}") + ")")
+                f"{_units_shown(ss['counter_exact_per_100'])} units per 100 rounds played "
+                f"({_why_none(note)})")
     return ("; valued stake by stake at the exact return of the shoe each was made at, "
-            + _chunk_interval(ss, "counter_exact_return", lambda x, sign=True: _pct(x, 3, sign),
-                              " a unit staked")
+            + _chunk_interval(ss, "counter_exact_return", _pct_shown, " a unit staked")
             + " and " + _chunk_interval(ss, "counter_exact_per_100", _units_shown,
                                         " units per 100 rounds played"))
 
@@ -2159,16 +2167,7 @@ def win_by_exact_line(f: dict) -> str | None:
 def counter_return_text(ss: dict) -> str:
     """The counter's own Super Sevens return (``ss``: the figures' ``super_sevens``) with its SE
     and 95% interval, by batch means over the chunks, or why it has none."""
-    mean = _pct(ss["counter_return"])
-    if ss.get("counter_return_se") is not None:
-        return (f"{mean} (SE {_pct(ss['counter_return_se'], sign=False)} by batch means over "
-                f"the chunks, 95% interval {_pct(ss['counter_return_ci95_low'])} to "
-                f"{_pct(ss['counter_return_ci95_high'])})")
-    note = ss.get("counter_return_interval_note")
-    if note is None:
-        return mean
-    # (the chunks' notes say "no SE ..." or "no chunk moments ..." themselves)
-    return f"{mean} ({note})" if note.startswith("no ") else f"{mean} (no SE or interval: {note})"
+    return _chunk_interval(ss, "counter_return", _pct_shown)
 
 
 def document(f: dict, meta: dict) -> dict:

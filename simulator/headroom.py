@@ -102,21 +102,21 @@ def counting_bounds(params, counter, tally, ct, nets) -> dict[str, int]:
     bet, ss_bet = (max(int(v) for v in counter.ramps[r][1]) for r in (0, 1))
     e0, e1 = reachable_ev(counter.ev, p[L.P_DECKS], p[L.P_CUT],
                           p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND)
+    col = [int(x) for x in np.asarray(ct).astype(object).sum(axis=0)]  # (each exact if bounded)
     flat_rsq = n * (b * (m + i)) ** 2  # every box at one unit: a round's flat net squared
     if flat_rsq <= INT64_MAX:  # (then its sum is exact, and bounds the counter's squares)
-        flat_rsq = int(np.asarray(ct)[:, L.C_FLAT_RSQ].astype(object).sum())
+        flat_rsq = col[L.C_FLAT_RSQ]
     ins_rsq = n * (b * i) ** 2
     staked = n * b * ss_bet  # the counter's Super Sevens units (exact where this is below 2^63)
     if staked <= INT64_MAX:
-        staked = int(np.asarray(ct)[:, L.C_SS_BET].astype(object).sum())
+        staked = col[L.C_SS_BET]
     e_bet = e0 * L.SS_EXACT_BET_SCALE // L.SS_EXACT_SCALE + 1  # (one rounding more at most)
     # a bet's mean square is at most the top pay times its mean |result|, itself at most its mean
     # result + 2 (a loss is -1); each table entry rounded by half a unit of its scale at most
-    col = np.asarray(ct).astype(object).sum(axis=0)
-    dealt = int(col[L.C_SS_FLAT_BETS])  # (a count: exact)
+    dealt = col[L.C_SS_FLAT_BETS]  # (a count: exact)
     e1_sum = n * b * e1
     if n * b * e0 <= INT64_MAX:  # (then the exact returns' sum is exact)
-        means = (int(col[L.C_SS_EXACT]) + dealt) // L.SS_EXACT_SCALE + 1  # their sum, at most
+        means = (col[L.C_SS_EXACT] + dealt) // L.SS_EXACT_SCALE + 1  # their sum, at most
         e1_sum = min(e1_sum, L.SS_EXACT_SQ_SCALE * pay * (means + 2 * dealt) + dealt)
     bounds = {
         L.C_ROUNDS: n, L.C_PLAYED: n, L.C_BOXES: n * b, L.C_BET: n * b * bet,
