@@ -174,6 +174,35 @@ def test_a_counting_sections_penetration_table_prints_every_page_at_full_size(tm
 
 
 @NEEDS_PRINTING
+def test_report_html_printed_by_a_browser_prints_a_wide_table_in_parts(tmp_path):
+    """A review: report.html (not report.pdf's page) printed from a browser clipped the
+    penetration table at the page's edge. Printed as a browser prints it (no ``printed`` date),
+    every column's head is on the pages and the text beside it is at full size; on a screen the
+    table is whole, once with its id."""
+    from tests.test_count_report import sweep_section
+
+    sec, _ = sweep_section("sevens-super-sevens", 500, "basic-super-sevens")
+    table = next(b for b in sec.blocks if isinstance(b, sections.Table) and len(b.parts()) > 1)
+    heights, texts = [], []
+    for blocks in (["Filler words here " * 50], ["Filler words here " * 50, *sec.blocks]):
+        page, pdf = tmp_path / "report.html", tmp_path / "print.pdf"
+        html = render.to_html("Title", [sections.Section("s", "S", blocks)])
+        page.write_text(html, encoding="utf-8")
+        res = chromium.print_pdf(page, pdf)
+        assert pdf.is_file(), res.stderr[-2000:]
+        heights.append(_word_heights(pdf, "Filler"))
+        texts.append(subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True,
+                                    text=True, check=True).stdout)
+    alone, beside = heights
+    assert min(beside) > 0.98 * alone[0], (alone[0], min(beside))
+    words = " ".join(texts[1].split())
+    last = table.shown()[0][-1][1]  # (the last column's head: cut off where the page clipped)
+    assert " ".join(last.split()) in words, last
+    assert f"(part {len(table.parts())} of {len(table.parts())}" in words
+    assert html.count(f'id="t-{table.name}"') == 1 and f'id="t-{table.name}-2"' not in html
+
+
+@NEEDS_PRINTING
 def test_the_pdf_has_bookmarks_of_its_sections(tmp_path):
     # A document officer's review: 13-14 pages, 11 sections, no outline to file it by
     page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"

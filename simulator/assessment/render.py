@@ -35,6 +35,7 @@ nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywher
 .wide caption { position: sticky; left: 0; max-width: calc(100vw - 4em); }
 .wide tbody th { position: sticky; left: 0; background: #fff; }
 #t-manifest tbody th { width: 40%; }
+.print { display: none; }
 @page { size: A4; margin: 15mm 15mm 17mm 20mm; }
 @media print { body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
                h2 { break-after: avoid; } caption { break-after: avoid; break-inside: avoid; }
@@ -46,7 +47,8 @@ nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywher
                table { font-size: 8.5pt; } table.many { font-size: 8pt; }
                th, td { padding: .15em .2em; } thead th.n { width: 1px; }
                caption small { font-size: 1em; font-weight: normal; }
-               figcaption { font-size: 9pt; } .wide { overflow: visible; } .sr { display: none; } }
+               figcaption { font-size: 9pt; } .wide { overflow: visible; } .sr { display: none; }
+               .screen { display: none; } .wide.print { display: block; } }
 """
 
 # The printed report's margins (report.pdf): its title, the date it was printed, page x of y.
@@ -112,6 +114,17 @@ MANY_COLUMNS = 13  # a table of this many columns or more prints in a smaller ty
 
 
 def _html_table(t: Table, printing: bool = False) -> str:
+    """``t`` as `_tables` gives it; on report.html a table too wide for the printed page (of
+    more than one `Table.parts`) twice: whole on a screen, in parts when the browser prints it
+    (class ``print``, with no ids: the screen's table holds them)."""
+    if printing or len(t.parts()) == 1:
+        return _tables(t, printing)
+    parted = re.sub(r' id="t-[^"]*"', "", _tables(t, printing=True))
+    return (_tables(t).replace('class="wide"', 'class="wide screen"', 1)
+            + parted.replace('class="wide"', 'class="wide print"', 1))
+
+
+def _tables(t: Table, printing: bool = False) -> str:
     """``t`` as one HTML table, or, ``printing``, as one for each of its `Table.parts` (the
     first named by the table's id, the others ``-2``, ``-3``, ...; each caption "part n of m",
     from the part's first column: a screen scrolls a wide table, a page cannot). Every table
