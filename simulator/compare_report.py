@@ -47,7 +47,7 @@ from simulator.rules import (
     shown_rule_file,
 )
 from simulator.source import provenance, provenance_columns
-from simulator.strategy import charts_sha256
+from simulator.strategy import charts_sha256, dumps_strategy
 from simulator.tally import Z95, house_edge_of
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -1110,6 +1110,8 @@ def _game_json(row: dict, base, sized: dict | None = None) -> dict:
            "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
            "strategy_sha256": [charts_sha256(x) for x in game.strategies],
+           # and each as a strategy file, by that hash (a run of a file rebuilt from the json)
+           "strategy_charts": {charts_sha256(x): dumps_strategy(x) for x in game.strategies},
            "strategy_note": game.strategy_note or _derived_note(game),  # (null for none, as
            # simulate's)
            "rules": rules_dict(game.rules),

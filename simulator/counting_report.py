@@ -394,9 +394,10 @@ def plan_dict(plan) -> dict:
                                                           "leave": plan.wong_leave},
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll,
             "tuned_penetration": plan.tuned_penetration,
-            "files": [{"what": what, "sha256": sha} for (what, _), sha in  # (as read)
+            # (as read: each file's text too, to write it again from the json alone)
+            "files": [{"what": what, "sha256": sha, "text": text} for (what, _), sha, text in
                       zip(plan.files, plan.sha256 or [file_sha256(p) for _, p in plan.files],
-                          strict=True)]}
+                          plan.texts or [None] * len(plan.files), strict=True)]}
 
 
 # The sevens a Super Sevens line needs (rule 14: (a) one, (b) and (c) two, (d) and (e) three):
@@ -2172,7 +2173,8 @@ def counter_return_text(ss: dict) -> str:
 
 def document(f: dict, meta: dict) -> dict:
     """The json document: bjsim version, rules, strategy (with ``strategy_sha256``, its charts as
-    played: `strategy.charts_sha256`), run, results (the figures), timing;
+    played: `strategy.charts_sha256`, and ``strategy_charts``, as simulate's), run, results (the
+    figures), timing;
     ``results.super_sevens.seven_seven_play`` as simulate's."""
     if meta.get("sevens_note") and f["super_sevens_by_count"]:
         f = f | {"super_sevens": f["super_sevens"] | {"seven_seven_play": {
@@ -2182,6 +2184,7 @@ def document(f: dict, meta: dict) -> dict:
     return {"bjsim": meta.get("version", __version__), "source": provenance(),
             "rules": meta.get("rules", {}),
             "strategy": meta.get("strategy"), "strategy_sha256": meta.get("strategy_sha256"),
+            "strategy_charts": meta.get("strategy_charts"),  # (as simulate's)
             "run": meta.get("run", {}), "results": f,
             "timing": meta.get("timing", {})}
 
@@ -2550,7 +2553,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         doc = {"bjsim": meta.get("version", __version__), "source": provenance(),
                "rules": meta.get("rules", {}),
                "strategy": meta.get("strategy"),
-               "strategy_sha256": meta.get("strategy_sha256"), "run": meta.get("run", {}),
+               "strategy_sha256": meta.get("strategy_sha256"),
+               "strategy_charts": meta.get("strategy_charts"), "run": meta.get("run", {}),
                "plan": meta.get("plan"), "sweep": rows,
                "sweep_note": sweep_note(rows, "super_sevens_favourable_share"),
                # (as the single run's super_sevens.seven_seven_play and .player_edge)

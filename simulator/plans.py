@@ -10,6 +10,7 @@ count. A bad file ends in one line (`PlanError`) naming the file, the key and wh
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 import numbers
 import os
@@ -117,6 +118,7 @@ class CountingPlan:
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
     keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
     sha256: tuple[str | None, ...] = ()  # each of ``files``' SHA-256 as read (`load_plan`)
+    texts: tuple[str | None, ...] = ()  # and its text, those bytes (None: not UTF-8, unread)
     count_file: str = ""  # ``count`` as written: a shipped count's name or a path
     strategy: str | None = None  # the chart it plays unless told another: a shipped name or path
 
@@ -657,7 +659,24 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     if plan.name in list_plans() and path.resolve() != plan_path(plan.name).resolve():
         _not_passing_for_a_shipped_plan(plan, str(path), "name" in data)
     files = (("plan", path), *plan.files)
-    return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
+    read = [_bytes(p) for _, p in files]
+    return dataclasses.replace(plan, files=files, texts=tuple(_text_of(b) for b in read),
+                               sha256=tuple(b if b is None else hashlib.sha256(b).hexdigest()
+                                            for b in read))
+
+
+def _bytes(path) -> bytes | None:
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        return None
+
+
+def _text_of(data: bytes | None) -> str | None:
+    try:
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _whole(x):

@@ -2040,3 +2040,29 @@ def test_a_variant_adding_super_sevens_shows_its_own_figure():
     assert "its own figure is in the Super Sevens table" in out
     plain = run("compare", *TINY, "--no-super-sevens", "--vary", "decks=8").stdout
     assert "Super Sevens (rule 14)" not in plain
+
+
+def test_a_strategy_files_comparison_is_rebuilt_from_its_json_alone(tmp_path):
+    """A reproducibility audit: compare's json named a user's strategy file by its SHA-256
+    alone, which tells a chart apart but cannot rebuild it. Each game has its charts as played
+    as strategy files (``strategy_charts``, as simulate's): the file written back from the json,
+    the original gone, gives the same figures."""
+    from simulator.strategy import charts_sha256, dumps_strategy, load_strategy
+
+    chart = tmp_path / "mine.toml"
+    chart.write_text(dumps_strategy(load_strategy("basic")).replace('name = "basic"',
+                                                                    'name = "mine"')
+                     .replace("12     H   H   S", "12     S   S   S", 1))
+    args = ["compare", *TINY, "--no-exact", "--vary-strategy", str(chart), "-f", "json"]
+    first = json.loads(run(*args).stdout)
+    (sha,) = first["variants"][0]["strategy_sha256"]
+    assert sha == charts_sha256(load_strategy(str(chart)))
+    assert list(first["variants"][0]["strategy_charts"]) == [sha]
+    base = first["baseline"]
+    assert base["strategy_charts"][base["strategy_sha256"][0]].startswith('name = "basic"')
+    chart.unlink()
+    chart.write_text(first["variants"][0]["strategy_charts"][sha])
+    again = json.loads(run(*args).stdout)
+    assert again["variants"][0]["strategy_sha256"] == [sha]
+    for key in ("baseline", "variants", "run"):
+        assert again[key] == first[key]

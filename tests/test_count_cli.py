@@ -4,6 +4,7 @@ end-to-end runs against ``bjsim simulate`` on the same seed."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
@@ -1710,3 +1711,40 @@ def test_score_and_n0_say_they_count_the_super_sevens_pays_as_risk():
     assert f"SCORE and N0 {SS_SCORE}." in sweep
     hi_lo = CliRunner().invoke(cli, [*args, "--plan", "hi-lo-1-12"]).stdout
     assert "SCORE and N0 count as risk" not in hi_lo
+
+
+def test_a_count_run_is_rebuilt_from_its_json_alone(tmp_path):
+    """A reproducibility audit: count's json named a user's plan, count system and strategy by
+    SHA-256 alone, which tells a file apart but cannot rebuild it. The json holds each file's
+    text (``results.plan.files``, each where the plan names it) and each chart played
+    (``strategy_charts``, as simulate's): with the originals gone, the files written back from
+    the json alone give the same results."""
+    from simulator.strategy import dumps_strategy, load_strategy
+
+    count = tmp_path / "sevens-up.toml"
+    count.write_text('name = "sevens-up"\ntags = [-1, 1, 1, 1, 1, 0, 1, 0, 0, -1]\n')
+    plan = tmp_path / "mine.toml"
+    plan.write_text(f'name = "mine"\ncount = "{count}"\ndeck_estimation = "whole"\n'
+                    "table_max = 4\n[bet]\nbase = 1\nsteps = [[1, 2], [3, 4]]\n")
+    chart = tmp_path / "chart.toml"
+    chart.write_text(dumps_strategy(load_strategy("basic")).replace('name = "basic"',
+                                                                    'name = "edited"')
+                     .replace("12     H   H   S", "12     S   S   S", 1))
+    args = ["count", "--plan", plan, "--strategy", chart, "--set", "decks=2", "--rounds",
+            "40000", "--chunk-rounds", "10000", "--seed", "5", "-q", "-f", "json"]
+    first = json.loads(invoke(*args).stdout)
+    files = first["results"]["plan"]["files"]
+    assert [f["what"] for f in files] == ["plan", "count system"]
+    where = {"plan": first["results"]["plan"]["source"],
+             "count system": first["results"]["plan"]["count"]}
+    assert where == {"plan": str(plan), "count system": str(count)}
+    (sha,) = first["strategy_sha256"]
+    for path in (count, plan, chart):
+        path.unlink()
+    for f in files:
+        Path(where[f["what"]]).write_text(f["text"])
+        assert hashlib.sha256(f["text"].encode()).hexdigest() == f["sha256"]
+    chart.write_text(first["strategy_charts"][sha])
+    again = json.loads(invoke(*args).stdout)
+    assert again["strategy_sha256"] == first["strategy_sha256"]
+    assert again["results"] == first["results"]

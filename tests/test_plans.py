@@ -479,7 +479,8 @@ def test_a_plans_files_are_hashed_as_read_not_when_the_figures_are_written(tmp_p
     plan = load_plan(str(path))
     path.write_text('count = "hi-lo"\n[bet]\nbase = 1\n# edited while it ran\n')
     files = plan_dict(plan)["files"]
-    assert files[0] == {"what": "plan", "sha256": read}, files
+    assert files[0] == {"what": "plan", "sha256": read,  # (and its text, as read)
+                        "text": 'count = "hi-lo"\n[bet]\nbase = 1\n'}, files
 
 
 def test_a_surrender_play_the_same_at_every_count_without_surrender_is_warned_of(tmp_path):
