@@ -4,7 +4,11 @@ import sys
 
 
 def _interrupted() -> None:
-    sys.stderr.write("\nbjsim: interrupted\n")
+    try:  # (a line of its own after a terminal's ^C; in a log file no blank line before it)
+        tty = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    sys.stderr.write(("\n" if tty else "") + "bjsim: interrupted\n")
     before = sys.unraisablehook
 
     def quiet(unraisable):  # a compile cut short left LLVM objects half made, whose finalizers

@@ -219,6 +219,12 @@ def _stderr_is_terminal() -> bool:
         return False
 
 
+def interrupted_line() -> str:
+    """``bjsim: interrupted``, on a line of its own after a terminal's ``^C`` (a log file gets
+    no blank line before it)."""
+    return ("\n" if _stderr_is_terminal() else "") + "bjsim: interrupted"
+
+
 def typed_option(ctx, param) -> str:
     """``param`` as the user wrote it (``-o`` or ``--output``, the last given: the one click
     keeps), else by its long form (given by the environment, or filled from a checkpoint)."""
@@ -657,7 +663,7 @@ class MainGroup(OneLineGroup):
 
         def stop(signum, frame):
             _STOPPED_BY[0] = signum
-            click.echo("\nbjsim: interrupted", err=True)
+            click.echo(interrupted_line(), err=True)
             sys.exit(_interrupted())
 
         _STOPPED_BY[0] = signal.SIGINT  # (a command run in this process before may have set it)
@@ -784,14 +790,14 @@ def _interrupt_exits():
         with stops.commanding():
             yield
     except KeyboardInterrupt:
-        click.echo("\nbjsim: interrupted", err=True)
+        click.echo(interrupted_line(), err=True)
         raise click.exceptions.Exit(_interrupted()) from None
     except (click.exceptions.Exit, click.ClickException):
         raise
     except Exception:
         if not seen:
             raise
-        click.echo("\nbjsim: interrupted", err=True)
+        click.echo(interrupted_line(), err=True)
         raise click.exceptions.Exit(_interrupted()) from None
     finally:
         sys.unraisablehook = hook
@@ -2090,7 +2096,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         if len(text) > MAX_FILE:
             raise BjsimError(f"--cards -: standard input longer than {MAX_FILE >> 20} MiB, too "
                              "long for a card file")
-        stacked = cards_mod.parse_cards(text, source="<stdin>")
+        stacked = cards_mod.parse_cards(text, source="--cards <stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path, f"--cards {cards_path}".rstrip())
     from simulator.report import files_text, rules_title, strategy_text, with_note

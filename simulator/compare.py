@@ -1052,7 +1052,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             bar, compiling = run.compile_then_bar(
                 job, state.finished, plan.scheduler, quiet,
                 total=None if plan.precision is not None else plan.rounds, initial=resumed,
-                desc=f"compare {len(plan.games)} games")
+                desc=f"bjsim: compare {len(plan.games)} games")
     except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
         starting = True
     except BaseException:  # (an error before the run: the checkpoint made holds no chunk)

@@ -238,6 +238,9 @@ def test_replay_text_and_json(tmp_path):
     assert doc["rounds"][0]["boxes"][0] is not None
     stdin = run("replay", "--cards", "-", "-f", "json", input=CARDS)
     assert json.loads(stdin.stdout)["rounds"] == doc["rounds"]
+    bad = run("replay", "--cards", "-", input="Xh 9c\n")  # (a review: the option not named)
+    assert bad.exit_code == 2 and bad.stderr.startswith(
+        "Error: --cards <stdin>: line 1, card 1: 'Xh' is not a card"), bad.stderr
     one = json.loads(run("replay", "--cards", str(path), "--cut", "1", "-f", "json").stdout)
     assert len(one["rounds"]) == 1
 
@@ -1720,6 +1723,14 @@ def test_a_stderr_that_is_not_a_terminal_gets_progress_lines_without_carriage_re
     bars = [ln for ln in lines.splitlines() if re.match(r"bjsim: +\d+% ", ln)]
     assert bars and bars[-1].startswith("bjsim: 100% ") and "house edge" in bars[-1]
     assert all(" rounds [" in b for b in bars), bars
+    # every command's lines begin "bjsim:" (compare's had begun "compare 2 games:", which a
+    # pipeline keeping bjsim's lines by that prefix lost: a review)
+    for args in (["compare", "--rounds", "4000", "--chunk-rounds", "1000", "--pair-rounds", "50",
+                  "--vary", "decks=8", "--no-exact"],
+                 ["count", "--rounds", "4000", "--chunk-rounds", "1000"]):
+        said = run(*args).stderr
+        progress = [ln for ln in said.splitlines() if re.search(r"\d+% ", ln)]
+        assert progress and all(ln.startswith("bjsim: ") for ln in progress), said
     monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "soon")
     said = run("simulate", *TINY[:-1]).stderr
     assert ("bjsim: warning: BJSIM_PROGRESS_SECONDS='soon' is not a number of seconds, 0 or "

@@ -847,7 +847,17 @@ def test_after_an_interrupt_llvms_half_made_objects_print_nothing_in_the_teardow
     finally:
         sys.unraisablehook = before
     assert seen == ["shown"], seen
-    assert capsys.readouterr().err == "\nbjsim: interrupted\n"
+    assert capsys.readouterr().err == "bjsim: interrupted\n"  # (stderr no terminal: no
+    # blank line before it in a log, a pipeline's review)
+
+
+def test_the_interrupted_line_leads_with_a_blank_line_on_a_terminal_alone(monkeypatch):
+    from simulator import cli as cli_mod
+
+    monkeypatch.setattr(cli_mod, "_stderr_is_terminal", lambda: True)
+    assert cli_mod.interrupted_line() == "\nbjsim: interrupted"  # (after the terminal's ^C)
+    monkeypatch.setattr(cli_mod, "_stderr_is_terminal", lambda: False)
+    assert cli_mod.interrupted_line() == "bjsim: interrupted"
 
 
 def test_a_sigterm_in_compares_last_chunk_is_handed_on_as_sigterm(monkeypatch):
