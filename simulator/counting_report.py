@@ -132,6 +132,7 @@ RUIN_FROM_NETS = ("worked out from the distribution of a round's net, as the Sup
 SS_SCORE = ("count as risk the SD of the net per round, which the Super Sevens pays swell "
             "though they only ever win: a smaller top pay can raise SCORE and lower N0 while the "
             "win falls, so compare pay tables by the win per 100 rounds and the risk of ruin")
+SS_NOTE = f"SCORE and N0 {SS_SCORE}"  # (json's, a whole sentence)
 RUIN_DIFFUSION = ("the diffusion formula's, exp(-2 m B / s^2): m and s the mean and SD of the net "
                   "per round, B the bankroll, the rounds taken as independent and near normal")
 RUIN_METHODS = {"diffusion": RUIN_DIFFUSION, "net distribution": RUIN_FROM_NETS}
@@ -191,7 +192,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "no_edge_note": NO_EDGE if ok and mean <= 0 else None,
-        "score_sevens_note": SS_SCORE if moved and ok else None,
+        "score_sevens_note": SS_NOTE if moved and ok else None,
         "risk_of_ruin": (ruin(mean) if ok and bankroll is not None and (not moved or by_nets)
                          else None),
         "risk_of_ruin_note": RUIN_WITHHELD if moved and not by_nets and bankroll is not None
@@ -1743,7 +1744,7 @@ def ruin_method_lines(rows) -> list[str]:
 def score_note_lines(rows) -> list[str]:
     """The line saying SCORE and N0 count the Super Sevens pays as risk, where any of ``rows``
     (``score_sevens_note``: nets holding Super Sevens results) says so."""
-    return [f"SCORE and N0 {SS_SCORE}."] if any(r.get("score_sevens_note") for r in rows) else []
+    return [f"{SS_NOTE}."] if any(r.get("score_sevens_note") for r in rows) else []
 
 
 def no_edge_line(notes) -> list[str]:

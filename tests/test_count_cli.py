@@ -1705,7 +1705,7 @@ def test_score_and_n0_say_they_count_the_super_sevens_pays_as_risk():
         sevens.stdout
     doc = json.loads(CliRunner().invoke(cli, [*args, "--plan", "sevens-super-sevens", "-f",
                                               "json"]).stdout)
-    assert doc["results"]["per_round_played"]["score_sevens_note"] == SS_SCORE
+    assert doc["results"]["per_round_played"]["score_sevens_note"] == f"SCORE and N0 {SS_SCORE}"
     sweep = CliRunner().invoke(cli, [*args, "--plan", "sevens-super-sevens", "--penetrations",
                                      "0.7,0.8"]).stdout
     assert f"SCORE and N0 {SS_SCORE}." in sweep
