@@ -1384,7 +1384,7 @@ def test_the_page_names_no_home_folder_and_each_chart_says_what_it_shows(built):
     out, data, _ = built
     page = (out / "report.html").read_text()
     shown = [(alt, re.sub(r"<[^>]+>", "", caption)) for alt, caption in re.findall(
-        r'<img [^>]*alt="([^"]*)"><figcaption>(.*?)</figcaption>', page)]
+        r'<img [^>]*alt="([^"]*)"></a><figcaption>(.*?)</figcaption>', page)]
     assert len(shown) == 3 and all(alt and alt != caption for alt, caption in shown), shown
     # the running chart's figures, its only text form, linked as each table's csv is (a
     # compliance officer's review)

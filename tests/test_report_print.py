@@ -222,7 +222,7 @@ def test_the_page_reads_for_a_screen_reader_and_a_narrow_screen():
     page = render.to_html("Title", [sections.Section("s", "S", [t])])
     assert '<th scope="col">wager</th><th scope="col" class="n">return</th>' in page
     assert '<a href="csv/wagers.csv">wagers.csv</a>' in page
-    assert "@media (max-width: 40em) { nav ol { columns: 1; } }" in page
+    assert "@media (max-width: 40em) { nav ol { columns: 1; }" in page
     printed = render.to_html("Title", [sections.Section("s", "S", [t])], printed="2026-12-05")
     assert "(csv/wagers.csv)" in printed and "<a href" not in printed.split("<nav")[1]\
         .split("</nav>")[1]
@@ -432,3 +432,50 @@ def test_the_cut_card_mark_is_heard_as_words():
             'below the table)</span></th>') in page
     assert ('<p><span aria-hidden="true">~</span><span class="sr">Note on the marked z:</span> '
             "z tests the simulation.</p>") in page
+
+
+@NEEDS_PRINTING
+def test_a_chart_on_a_phone_is_shown_large_enough_to_read_and_opens_whole(tmp_path):
+    """A review: on a phone a 900 px chart was scaled to the screen's width, its
+    words about a third of their size. On a narrow screen it keeps 600 px and scrolls in its
+    box; on any screen it opens whole (a link to its file); printed, neither. Measured by
+    Chromium's layout at a 500 px window (a script added to a copy of the page)."""
+    chart = sections.Chart("c", "A chart", file="charts/c.png", width=900, height=500)
+    html = render.to_html("Title", [sections.Section("s", "S", [chart])])
+    assert '<a href="charts/c.png"><img src="charts/c.png"' in html
+    printed = render.to_html("Title", [sections.Section("s", "S", [chart])],
+                             printed="2026-12-05")
+    assert '<a href="charts/c.png">' not in printed
+    probe = ("<script>window.onload=()=>{const i=document.querySelector('img'),"
+             "f=document.querySelector('figure');document.body.setAttribute('data-m',"
+             "i.getBoundingClientRect().width+' '+f.getBoundingClientRect().width)}</script>")
+    page = tmp_path / "phone.html"
+    page.write_text(html.replace("</body>", probe + "</body>"), encoding="utf-8")
+    (tmp_path / "charts").mkdir()
+    (tmp_path / "charts" / "c.png").write_bytes(_png(900, 500))
+    widths = {}
+    for window in (500, 1400):  # (500: headless Chromium's narrowest window)
+        res = chromium.run(page, "--dump-dom", f"--window-size={window},900",
+                           "--virtual-time-budget=2000")
+        seen = re.search(r'data-m="([\d.]+) ([\d.]+)"', res.stdout)
+        assert seen, res.stderr[-2000:]
+        widths[window] = (float(seen.group(1)), float(seen.group(2)))
+    img, box = widths[500]
+    # (its border's 2 px beside): legible, scrolling in a box the screen's width; on a wide
+    # screen at its own size
+    assert 600 <= img <= 602 and box < 500 and 900 <= widths[1400][0] <= 902, widths
+
+
+def _png(width: int, height: int) -> bytes:
+    """A white PNG of ``width`` x ``height`` pixels."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\0" + b"\xff" * width for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0,
+                                                                 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))

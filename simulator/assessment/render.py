@@ -30,7 +30,8 @@ img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; } p.head { overflow-wrap: anywhere; }
 .sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
       white-space: nowrap; }
-@media (max-width: 40em) { nav ol { columns: 1; } }
+@media (max-width: 40em) { nav ol { columns: 1; } figure { overflow-x: auto; }
+                           figure img { max-width: none; width: 600px; } }
 .wide { overflow-x: auto; position: relative; } code .w { white-space: nowrap; }
 .wide caption { position: sticky; left: 0; max-width: calc(100vw - 4em); }
 .wide tbody th { position: sticky; left: 0; background: #fff; }
@@ -270,8 +271,11 @@ def _html_block(b, printing: bool = False) -> str:
             return f'<p class="missing">Chart not drawn ({e(b.caption)}): {e(b.missing or "")}</p>'
         caption = e(b.caption) if printing else re.sub(  # (its figures' csv a link, as a
             r"csv/([\w-]+)\.csv", r'<a href="csv/\1.csv">csv/\1.csv</a>', e(b.caption))  # table's)
-        return (f'<figure><img src="{e(b.file)}" width="{b.width}" height="{b.height}" '
-                f'alt="{e(_alt(b))}"><figcaption>{caption}</figcaption></figure>')
+        img = (f'<img src="{e(b.file)}" width="{b.width}" height="{b.height}" '
+               f'alt="{e(_alt(b))}">')
+        if not printing:  # (on a screen the chart opens whole: a phone shows it small)
+            img = f'<a href="{e(b.file)}">{img}</a>'
+        return f"<figure>{img}<figcaption>{caption}</figcaption></figure>"
     text = e(str(b))
     if text.startswith(f"{CUT_CARD_MARK} "):  # (a screen reader passes over "~" in silence)
         text = (f'<span aria-hidden="true">{CUT_CARD_MARK}</span><span class="sr">Note on '
