@@ -86,3 +86,65 @@ def test_a_value_drawn_from_a_declaration_is_allowed(key):
     rng = np.random.default_rng(11)
     for _ in range(50):
         validate(Rules().replace(**{key.name: random_value(rng, key)}))
+
+
+# Parameter slots the engine does not name, and why.
+KERNEL_LEAVES = {f"P_SS_PAY_{x}": "read at its offset from P_SS_PAY_A" for x in "BCDE"}
+
+
+def test_the_engine_reads_every_parameter_slot():
+    """A contributor's review: a key declared with its slot and ignored by the engine passed
+    every test but the agreement tests' random rule sets, where they happened to deal it. The
+    engine (simulator/kernel/) names every ``layout.P_*`` slot, or it is said here why not."""
+    from simulator import layout as L
+
+    slots = [n for n in dir(L) if n.startswith("P_") and getattr(L, n) < L.N_PARAMS]
+    read = _attributes(ROOT / "simulator" / "kernel")
+    missing = [n for n in slots if n not in read and n not in KERNEL_LEAVES]
+    assert not missing, (f"the engine (simulator/kernel/) reads no layout.{missing[0]}: handle "
+                         "its key there, or say in tests/test_rule_keys.py why it need not")
+    assert not [n for n in KERNEL_LEAVES if n in read], "take it out of KERNEL_LEAVES"
+
+
+def _moved(key: str):
+    """The NZ rules with ``key`` at a value of effect other than the NZ one."""
+    from helpers import random_value
+
+    from simulator.rules import DECLARED, no_effect
+
+    rng, nz = np.random.default_rng(3), Rules()
+    for _ in range(200):
+        rules = nz.replace(**{key: random_value(rng, DECLARED[key])})
+        if getattr(rules, key) != getattr(nz, key) and not no_effect(rules, key):
+            try:
+                validate(rules)
+            except ValueError:
+                continue
+            return rules
+    raise AssertionError(f"no value of {key} of effect under the NZ rules' other keys")
+
+
+@pytest.mark.parametrize("key", derived.CHART_KEYS)
+def test_a_derived_chart_and_an_index_file_name_every_key_they_were_made_for(key):
+    """A contributor's review: a derived chart's description and an index file's (each naming
+    the rules it was made for) list their keys by hand, and a new key left out gave two charts
+    of different rules the same words. Each changes with every key a chart depends on."""
+    from simulator.counting import load_count
+    from simulator.exact.analyze import _describe
+    from simulator.exact.indices import rules_words
+
+    moved, nz, hi_lo = _moved(key), Rules(), load_count("hi-lo")
+    assert _describe(moved) != _describe(nz), (
+        f"simulator/exact/analyze.py _describe does not name {key}: a chart derived for "
+        f"{key}={getattr(moved, key)!r} is described as the NZ one")
+    assert rules_words(hi_lo, moved) != rules_words(hi_lo, nz), (
+        f"simulator/exact/indices.py rules_words does not name {key}")
+
+
+def test_the_readme_gives_every_chart_keys_words_in_a_derived_charts_name():
+    """The README lists the words a derived chart's name gives each key (``HSA``, ``H17``): a
+    new chart key's words are added there (a contributor's review found the list by hand)."""
+    text = " ".join((ROOT / "README.md").read_text().split())
+    words = text.split("The words: ")[1].split("(in brackets: the NZ values")[0]
+    missing = [k for k in (*derived.CHART_KEYS, *derived.SIDE_BET_KEYS) if f"`{k}`" not in words]
+    assert not missing, f"README's words of a derived chart's name say nothing of {missing}"

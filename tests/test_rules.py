@@ -67,7 +67,7 @@ def test_default_rules_are_the_nz_set():
 def test_nz_config_lists_every_key_with_a_comment():
     text = DEFAULT_RULES_PATH.read_text()
     data = tomllib.loads(text)
-    assert set(data) - {"meta"} == set(KEYS)
+    assert set(data) - {"meta"} == set(KEYS), _lists_every_key(DEFAULT_RULES_PATH, data)
     lines = text.splitlines()
     for key in KEYS:
         i = next(i for i, line in enumerate(lines) if line.startswith(f"{key} ="))
@@ -79,7 +79,16 @@ def test_nz_config_lists_every_key_with_a_comment():
 def test_every_shipped_config_loads_with_meta(path):
     rules, meta = load_rule_file(path)
     assert meta["name"] == path.stem and meta["description"]
-    assert set(tomllib.loads(path.read_text())) - {"meta"} == set(KEYS)
+    data = tomllib.loads(path.read_text())
+    assert set(data) - {"meta"} == set(KEYS), _lists_every_key(path, data)
+
+
+def _lists_every_key(path, data) -> str:
+    """What a shipped rule file lacks or has beyond the declared keys (a contributor's review:
+    a new key's failure here said only "Extra items in the right set")."""
+    missing, unknown = sorted(set(KEYS) - set(data)), sorted(set(data) - set(KEYS) - {"meta"})
+    return (f"{path.name}: every shipped rule file (configs/*.toml) lists every declared key "
+            f"(docs/rules-format.md, 'Adding a key'); missing {missing}, not declared {unknown}")
 
 
 def test_variant_configs_say_what_they_say():
@@ -630,7 +639,13 @@ def test_describe_words_follow_the_values():
                                                       "split)")
     moot = rows['dealer_blackjack_takes = "original-and-busted"']
     assert '(no effect: hole_card = "peek"' in moot
-    assert not any("no effect" in w for _, _, w in describe(Rules()))
+    # under the NZ rules no key is moot but these (a new key moot in the NZ game itself, as a
+    # split ace's double where split aces take one card, is named here: a contributor's review)
+    moot = {kv.split(" =")[0] for _, kv, w in describe(Rules()) if "no effect" in w}
+    assert moot == NZ_MOOT, f"keys said to have no effect under the NZ rules: {sorted(moot)}"
+
+
+NZ_MOOT: set[str] = set()
 
 
 @pytest.mark.parametrize("rules, change", [
