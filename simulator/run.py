@@ -410,10 +410,19 @@ def _bar_kinds() -> tuple:
         def _shows(self):
             return self.n, self.postfix
 
+        @property
+        def format_dict(self):  # the rate since the last line (tqdm's average of the last few
+            d = super().format_dict  # chunks swung 63M-117M/s on a steady 85M/s run of two
+            now, start = self._time(), getattr(self, "start_t", None)  # workers, its chunks
+            t0, n0 = getattr(self, "_line_at", (start, self.initial))  # ending in pairs)
+            if start is not None and self.n > n0 and now > t0:
+                d["rate"] = (self.n - n0) / (now - t0)
+            return d
+
         def _line(self, now):
             self.fp.write(f"{self}\n")
             self.fp.flush()
-            self._line_time, self._last = now, self._shows()
+            self._line_time, self._last, self._line_at = now, self._shows(), (now, self.n)
 
         def close(self):  # (no ``disable`` nor ``_last`` where Ctrl-C came inside ``__init__``)
             last = getattr(self, "_last", None)
