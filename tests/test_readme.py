@@ -110,3 +110,21 @@ def test_the_compare_example_of_the_rule_effect_table_is_the_command_that_made_i
     command = example.split("#")[0].strip()
     table = section("## What a rule is worth: the NZ rule-effect table")
     assert command in table.splitlines(), (command, "not the table's command")
+
+
+def test_the_readmes_quoted_errors_for_a_folder_named_as_a_file_are_the_commands(
+        tmp_path, monkeypatch):
+    """A docs audit: README quoted `--resume runs: cannot write: it is a folder`, where --resume
+    says the folder is not a checkpoint; each line quoted is the command's own."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    text = " ".join(README.split())
+    for args in (["--checkpoint", "runs"], ["--resume", "runs"], ["-o", "runs"]):
+        result = CliRunner().invoke(cli, ["simulate", "--rounds", "1000", *args])
+        said = result.stderr.strip()
+        assert result.exit_code == 2 and said.startswith("Error: "), said
+        if args[0] != "-o":  # (-o's is said to be as --checkpoint's)
+            assert f"`{said}`" in text, said
+        assert said.endswith(("cannot write: it is a folder",
+                              "allowed the path of an existing checkpoint file (the run to "
+                              "carry on)")), said
