@@ -255,11 +255,11 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
         ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
                              for f in dataclasses.fields(plan.counting)
-                             if f.name not in ("plays", "files", "keys", "sha256", "count_file")}
-        # (files: where it was read from, sha256 their bytes, count_file how the plan named one
-        # (the count itself is `count`); keys: which keys its file wrote,
-        # a set, whose repr's order changes between processes: what they say is in the other
-        # fields)
+                             if f.name not in ("plays", "files", "keys", "sha256", "texts",
+                                               "count_file")}
+        # (files: where it was read from, sha256 and texts their bytes, count_file how the plan
+        # named one (the count itself is `count`); keys: which keys its file wrote, a set, whose
+        # repr's order changes between processes: what they say is in the other fields)
         # the index plays themselves, not only the path that names them: a play's index changes
         # no strategy table (tables_hash), only where the count switches between them
         ident["counting"]["index_plays"] = play_words(plan.counting.plays)

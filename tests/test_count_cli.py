@@ -1748,3 +1748,24 @@ def test_a_count_run_is_rebuilt_from_its_json_alone(tmp_path):
     again = json.loads(invoke(*args).stdout)
     assert again["strategy_sha256"] == first["strategy_sha256"]
     assert again["results"] == first["results"]
+
+
+def test_a_plan_file_with_a_comment_added_resumes(tmp_path, monkeypatch):
+    """A plan file's text is in the json (to rebuild the run) but not in the checkpoint's
+    identity: a comment added before the resume changes nothing played, and the run carries
+    on (a file's bytes, as its SHA-256, are not what the checkpoint holds it to)."""
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plan.toml").write_text('count = "hi-lo"\ntable_max = 4\n[bet]\nbase = 1\n'
+                                        'steps = [[2, 4]]\n')
+    args = ["count", "--plan", "plan.toml", *TINY, "--workers", "1"]
+    with monkeypatch.context() as mp:
+        interrupt_after_first_chunk(mp, engine, "iter_job_chunks")
+        cut = invoke(*args, "--checkpoint", "run.ckpt")
+    assert cut.exit_code == 130, cut.output
+    (tmp_path / "plan.toml").write_text("# a comment\n" + (tmp_path / "plan.toml").read_text())
+    again = _json("count", "--resume", "run.ckpt", "-q")
+    assert again["timing"]["resumed_rounds"] > 0
+    assert again["results"]["plan"]["files"][0]["text"].startswith("# a comment\n")

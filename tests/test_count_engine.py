@@ -581,3 +581,18 @@ def test_the_counters_super_sevens_by_its_shoes_exact_return_agrees_with_its_res
     assert staked.sum() > 300_000
     assert abs(diff) < 3 * se(sim - by_exact, staked), (diff, se(sim - by_exact, staked))
     assert se(by_exact, staked) < se(sim, staked) / 3
+
+
+def test_a_counter_dealing_more_boxes_than_the_rules_hold_is_refused():
+    """A code review: a counter made for 7 boxes played under rules of 1 overran the round
+    loop's arrays (a segfault in play_stacked; count_chunk returned a tally). The engine
+    refuses it, naming the two."""
+    counter = counter_for(Rules(decks=1, boxes=7), BASIC, plan(boxes=ramp(1, (3, 7))))
+    one = Rules(decks=1, boxes=1)
+    shoe = list(range(52))
+    with pytest.raises(ValueError, match=r"up to 7 boxes.*boxes = 1"):
+        K.play_stacked(shoe, one, BASIC, counter=counter)
+    with pytest.raises(ValueError, match=r"up to 7 boxes.*boxes = 1"):
+        K.count_chunk(one.to_params(), counter[0], 1000, chunk_state(1, 0), counter[1])
+    rec, _ = K.play_stacked(shoe, Rules(decks=1, boxes=7), BASIC, counter=counter)
+    assert len(rec) > 0

@@ -228,6 +228,10 @@ def _game(params, tables, counter=None, insurance=False, nets=None) -> tuple:
         got = f"{nets.dtype} {nets.shape}" if isinstance(nets, np.ndarray) else type(nets).__name__
         raise ValueError(f"kernel: nets ({got}): expected an int64 numpy array of N_NETS "
                          f"({L.N_NETS}), added to in place")
+    dealt = counter.ramps[C.R_BOXES][1]  # (the round loop's arrays hold P_BOXES boxes)
+    if not 1 <= min(dealt) <= max(dealt) <= p[L.P_BOXES]:
+        raise ValueError(f"kernel: the counter deals up to {max(dealt)} boxes (at least "
+                         f"{min(dealt)}), params boxes = {p[L.P_BOXES]}: allowed 1 to boxes")
     n_bands = counter.bands.size + 1
     tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
     return p, machine_for(p, tables, n_bands), np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
