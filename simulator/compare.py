@@ -24,13 +24,12 @@ import hashlib
 import itertools
 import math
 import operator
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, derived, distributed, engine, run, source, stops, tally
+from simulator import __version__, derived, engine, run, source, stops, tally
 from simulator import layout as L
 from simulator.checkpoint import CODE, tally_problem
 from simulator.chunks import chunk_size
@@ -1027,72 +1026,29 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         engine.check_headroom(game.rules, plan.chunk_rounds, rounds=plan.rounds)
     if exact is None and plan.exact:  # (the command line computes them first, saying so)
         exact = exact_figures(plan.games)
-    state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
-                        plan.pair_rounds)
-    writer, starting = None, False  # starting: Ctrl-C before the first chunk started
-    try:
-        if plan.checkpoint is not None:
-            writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state,
-                                         plan.command)
-    except KeyboardInterrupt:  # (the tables stacked, the checkpoint read: none of it kept)
-        starting = True
-        state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
-                            plan.pair_rounds)
-    save = run.saver(writer, state, plan.checkpoint_option)
-    resumed = state.rounds_done
-    job = None
-    try:
-        if not starting:
-            save(now=True)
-            job = PlayVariants([g.rules.to_params() for g in plan.games],
-                               [engine.stack_tables(g.rules, list(g.strategies))
-                                for g in plan.games],
-                               plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
-                               paired_slots(plan.games))
-            bar, compiling = run.compile_then_bar(
-                job, state.finished, plan.scheduler, quiet,
-                total=None if plan.precision is not None else plan.rounds, initial=resumed,
-                desc=f"bjsim: compare {len(plan.games)} games")
-    except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
-        starting = True
-    except BaseException:  # (an error before the run: the checkpoint made holds no chunk)
-        save.release()
-        raise
-    if starting:
-        bar, compiling = run.not_started()
-    partial = compiling  # stopped while compiling: no chunk played, no bar drawn
-    stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
-    failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
-    start = time.perf_counter()
-    timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
-    chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
-                                timing=timing, say=run.tell, ready=lambda: run.shown(bar))
-    try:
-        with stops.holding():  # (a stop raised where the engine looks, between chunks)
-            for _chunk, _rounds in () if partial else chunks:
-                bar.set_postfix_str(_progress_text(state), refresh=False)
-                run.advance_bar(bar, state)
-                save(now=False)
-        bar.refresh()  # the last chunk's figures, whenever the bar last drew
-    except KeyboardInterrupt:
-        partial = stopped = True
-        chunks.close()  # (the chunks in play kept: the bar's last line at them)
-        bar.set_postfix_str(_progress_text(state), refresh=False)
-        run.advance_bar(bar, state)
-    except distributed.ClusterError as err:  # (the chunks finished by then are kept)
-        partial, failure = True, str(err)
-    finally:
-        with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
-            bar.close()
-            save(now=True)
-            save.release()
-    if partial and state.finished and failure is None:  # a stop after the last chunk: the
-        late.insert(0, stops.last_signal())  # caller's too, as itself (SIGTERM: 143; a cluster
-        # failed after the last chunk: no stop)
+    def open_writer(state):
+        return None if plan.checkpoint is None else run.open_checkpoint(
+            plan.checkpoint, plan.resume, identity(plan), state, plan.command)
+
+    def job():
+        return PlayVariants([g.rules.to_params() for g in plan.games],
+                            [engine.stack_tables(g.rules, list(g.strategies))
+                             for g in plan.games],
+                            plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
+                            paired_slots(plan.games))
+
+    def played(state, job, timing, ready):
+        return engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
+                                  timing=timing, say=run.tell, ready=ready)
+
+    ran = run.play_chunks(lambda: PairedState(plan.rounds, plan.chunk_rounds, plan.precision,
+                                              plan.games, plan.pair_rounds),
+                          open_writer, job, played, _progress_text, plan.checkpoint_option,
+                          quiet, plan.scheduler, plan.precision, plan.rounds,
+                          f"bjsim: compare {len(plan.games)} games")
+    state, resumed, partial, failure = ran.state, ran.resumed, ran.partial, ran.failure
     with stops.held() as later:  # (to the result: a stop here loses nothing)
-        partial = partial and not state.finished  # a stop after the last chunk loses nothing
-        failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
-        seconds = time.perf_counter() - start - timing.get("startup", 0.0)
+        seconds, timing = ran.seconds, ran.timing
         payload = state.total()
         stats = statistics(payload, plan.games, exact, plan.pair_rounds, block_option)
         done = stats["rounds"]
@@ -1120,11 +1076,11 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                                         "note": precision_note(stats)}
         result = Result(payload, stats, meta, partial,
                         run.with_save_failed(_messages(plan, meta, partial, quiet, resumed,
-                                                       failure), save)
-                        + ([run.STOPPED_WHOLE] if stopped and not partial else []),
+                                                       failure), ran.save)
+                        + ([run.STOPPED_WHOLE] if ran.stopped and not partial else []),
                         failure=failure)
-    result.stopped_after = (late + later + [None])[0]
-    result.stopped_compiling = compiling
+    result.stopped_after = (ran.late + later + [None])[0]
+    result.stopped_compiling = ran.compiling
     return result
 
 

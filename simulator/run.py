@@ -610,6 +610,92 @@ def _progress_text(state: engine.RunState, precision: float | None) -> str:
     return text.strip()
 
 
+@dataclass
+class Played:
+    """What `play_chunks` leaves its caller: the run's state and checkpoint saver, the rounds it
+    resumed with, whether it is partial (a stop or the cluster's ``failure`` before the last
+    chunk), ``stopped`` (Ctrl-C while chunks played, the run whole or not), its seconds (a
+    cluster's start-up left out, in ``timing``) and ``late``, the stops held while it ended
+    (the caller's)."""
+    state: object
+    save: object
+    resumed: int
+    partial: bool
+    stopped: bool
+    failure: str | None
+    seconds: float
+    timing: dict
+    late: list
+    compiling: bool  # stopped while compiling: no chunk played
+
+
+def play_chunks(fresh, open_writer, make_job, chunks_of, progress, option, quiet, scheduler,
+                precision, rounds, desc) -> Played:
+    """The run of `simulate` and `compare.compare`: a ``fresh()`` state, resumed from the
+    checkpoint ``open_writer(state)`` opens (its writer, or None), the job ``make_job()``
+    compiled with a bar on stderr (``desc``, ``progress(state)`` its running figure; none if
+    ``quiet``), then the chunks ``chunks_of(state, job, timing, ready)`` plays, each saved.
+    Ctrl-C before the first chunk: no chunk, said as a stop while compiling; while they play:
+    the finished ones kept (partial unless every chunk had finished)."""
+    state = fresh()
+    writer, starting = None, False  # starting: Ctrl-C before the first chunk started
+    try:
+        writer = open_writer(state)
+    except KeyboardInterrupt:  # (the tables stacked, the checkpoint read: none of it kept)
+        state, starting = fresh(), True
+    save = saver(writer, state, option)
+    resumed = int(state.rounds_done)
+    job = None
+    try:
+        if not starting:
+            save(now=True)  # a path that cannot be written fails now, not after an hour
+            job = make_job()
+            bar, compiling = compile_then_bar(
+                job, state.finished, scheduler, quiet, initial=resumed, desc=desc,
+                total=None if precision is not None else rounds)
+    except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
+        starting = True
+    except BaseException:  # (an error before the run: the checkpoint made holds no chunk)
+        save.release()
+        raise
+    if starting:
+        bar, compiling = not_started()
+    partial = compiling  # stopped while compiling: no chunk played, no bar drawn
+    stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
+    failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
+    start = time.perf_counter()
+    timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
+    played = chunks_of(state, job, timing, lambda: shown(bar))
+    try:
+        with stops.holding():  # (a stop raised where the engine looks, between chunks)
+            for _chunk, _rounds in () if partial else played:
+                bar.set_postfix_str(progress(state), refresh=False)
+                advance_bar(bar, state)
+                save(now=False)
+        bar.refresh()  # the last chunk's figures, whenever the bar last drew
+    except KeyboardInterrupt:
+        partial = stopped = True
+        played.close()  # cancels the chunks that have not started, keeps those in play
+        bar.set_postfix_str(progress(state), refresh=False)
+        advance_bar(bar, state)  # (its last line the rounds kept, the result's)
+    except distributed.ClusterError as err:  # (the chunks finished by then are kept)
+        partial, failure = True, str(err)
+    finally:
+        with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
+            bar.close()
+            save(now=True)
+            save.release()
+    if partial and state.finished and failure is None:  # a stop after the last chunk: the
+        late.insert(0, stops.last_signal())  # caller's too, as itself (SIGTERM: 143, not 130;
+        # a cluster failed after the last chunk: no stop)
+    # A stop after the last chunk (or the precision target) loses nothing: not partial.
+    partial = partial and not state.finished
+    failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
+    seconds = time.perf_counter() - start - (timing.get("startup") or 0.0)
+    return Played(state, save, resumed, partial, stopped, failure, seconds, timing, late,
+                  compiling)
+
+
 def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result:
     """Play ``plan``: every chunk not already in its checkpoint, with a progress bar on stderr
     unless ``quiet``. Ctrl-C stops the run: the chunks that finished make a partial result
@@ -626,75 +712,29 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     """
     counting = plan.counting is not None
     kind = CountState if counting else engine.RunState
-    state = kind(plan.rounds, plan.chunk_rounds, plan.precision)
-    writer, starting = None, False  # starting: Ctrl-C before the first chunk started
-    try:
-        writer = _checkpoint_writer(plan, state)
-    except KeyboardInterrupt:  # (the tables stacked, the checkpoint read: none of it kept)
-        state, starting = kind(plan.rounds, plan.chunk_rounds, plan.precision), True
-    save = saver(writer, state, plan.checkpoint_option)
-    resumed = int(state.total()[L.T_ROUNDS])
-    job = None
-    try:
-        if not starting:
-            save(now=True)  # a path that cannot be written fails now, not after an hour
-            job = _counter(plan) if counting else None
-            bar, compiling = compile_then_bar(
-                job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
-                    plan.rules, list(plan.strategies)), plan.seed, plan.rounds,
-                    plan.chunk_rounds),
-                state.finished, plan.scheduler, quiet,
-                total=None if plan.precision is not None else plan.rounds, initial=resumed,
-                desc=plan.bar)
-    except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
-        starting = True
-    except BaseException:  # (an error before the run: the checkpoint made holds no chunk)
-        save.release()
-        raise
-    if starting:
-        bar, compiling = not_started()
-    partial = compiling  # stopped while compiling: no chunk played, no bar drawn
-    stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
-    failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
-    start = time.perf_counter()
-    timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
-    if counting:
-        played = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
-                                    timing=timing, say=tell, ready=lambda: shown(bar))
-    else:
-        played = engine.advance(
-            state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
-            scheduler=plan.scheduler, on_chunk=on_chunk, timing=timing, say=tell,
-            ready=lambda: shown(bar),
-        )
-    try:
-        with stops.holding():  # (a stop raised where the engine looks, between chunks)
-            for _chunk, _rounds in () if partial else played:
-                bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
-                advance_bar(bar, state)
-                save(now=False)
-        bar.refresh()  # the last chunk's figures, whenever the bar last drew
-    except KeyboardInterrupt:
-        partial = stopped = True
-        played.close()  # cancels the chunks that have not started, keeps those in play
-        bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
-        advance_bar(bar, state)  # (its last line the rounds kept, the result's)
-    except distributed.ClusterError as err:  # (the chunks finished by then are kept)
-        partial, failure = True, str(err)
-    finally:
-        with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
-            bar.close()
-            save(now=True)
-            save.release()
-    if partial and state.finished and failure is None:  # a stop after the last chunk: the
-        late.insert(0, stops.last_signal())  # caller's too, as itself (SIGTERM: 143, not 130;
-        # a cluster failed after the last chunk: no stop)
+
+    def job():
+        return _counter(plan) if counting else chunks.PlayChunk(
+            plan.rules.to_params(), engine.stack_tables(plan.rules, list(plan.strategies)),
+            plan.seed, plan.rounds, plan.chunk_rounds)
+
+    def played(state, job, timing, ready):
+        if counting:
+            return engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
+                                      timing=timing, say=tell, ready=ready)
+        return engine.advance(state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
+                              scheduler=plan.scheduler, on_chunk=on_chunk, timing=timing,
+                              say=tell, ready=ready)
+
+    ran = play_chunks(lambda: kind(plan.rounds, plan.chunk_rounds, plan.precision),
+                      lambda state: _checkpoint_writer(plan, state), job, played,
+                      lambda state: _progress_text(state, plan.precision),
+                      plan.checkpoint_option, quiet, plan.scheduler, plan.precision, plan.rounds,
+                      plan.bar)
+    state, save, resumed, partial, failure = (ran.state, ran.save, ran.resumed, ran.partial,
+                                              ran.failure)
     with stops.held() as later:
-        # A stop after the last chunk (or the precision target) loses nothing: not partial.
-        partial = partial and not state.finished
-        failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
-        startup = timing.get("startup")
-        seconds = time.perf_counter() - start - (startup or 0.0)
+        startup, seconds = ran.timing.get("startup"), ran.seconds
         total = state.total()
         ctally = moments = nets = None
         if counting:
@@ -702,12 +742,12 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
             plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup,
-                     timing.get("threads"))
+                     ran.timing.get("threads"))
         if failure is not None:  # (the table's words for the stop: not in json or csv)
             meta["failure"] = failure
         messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet, failure),
-                                    save) + ([STOPPED_WHOLE] if stopped and not partial else [])
-    noted = (late + later + [None])[0]
+                                    save) + ([STOPPED_WHOLE] if ran.stopped and not partial else [])
+    noted = (ran.late + later + [None])[0]
     try:
         if plan.exact:
             stops.deliver(noted)  # a stop since the last chunk: no exact figures
@@ -719,7 +759,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         return Result(total, summary, meta, partial, messages, ctally, exact_stopped=True,
                       moments=moments, nets=nets)
     return Result(total, summary, meta, partial, messages, ctally, stopped_after=noted,
-                  stopped_compiling=compiling, moments=moments, failure=failure, nets=nets)
+                  stopped_compiling=ran.compiling, moments=moments, failure=failure, nets=nets)
 
 
 def _add_exact(plan: Plan, summary: dict, say) -> None:
