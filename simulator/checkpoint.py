@@ -316,6 +316,19 @@ def load(path) -> dict:
     return doc
 
 
+
+def carried_on(path) -> bool:
+    """Will a resume of the checkpoint ``path`` write it: a run (or count's control run) not
+    finished? False for one that cannot be read (the resume says why)."""
+    try:
+        doc = load(path)
+    except CheckpointError:
+        return False
+    control = doc.get("control")  # (count's: written once the counter's run has finished)
+    return not doc.get("finished") or "counting" in (doc.get("identity") or {}) and not (
+        isinstance(control, dict) and control.get("finished"))
+
+
 def resume(path, ident: dict, state, part: str | None = None) -> dict:
     """Load ``path`` into ``state`` (`engine.RunState`) after checking that it is a checkpoint of
     the run ``ident``; else `CheckpointError` naming what differs. With ``part`` (`save_part`),

@@ -1805,6 +1805,7 @@ def _check_checkpoint(ctx, path, resume: bool) -> None:
     cannot be written, named by the option as typed (``--resume FILE`` too): a new one, or one
     resumed that the run will write (a finished one in a read-only folder is only read, and
     still gives its report)."""
+    from simulator.checkpoint import carried_on
     from simulator.run import checkpoint_problem
 
     if resume and path is None:
@@ -1818,24 +1819,10 @@ def _check_checkpoint(ctx, path, resume: bool) -> None:
         raise BjsimError(problem)
     if not resume:
         refuse_unwritable(option, path)
-    elif _carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)
+    elif carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)
         problem = folder_probe(os.path.dirname(os.path.realpath(path)))
         if problem is not None:
             raise BjsimError(f"{option} {path}: {problem}")
-
-
-def _carried_on(path) -> bool:
-    """Will a resume of the checkpoint ``path`` write it: a run (or count's control run) not
-    finished? False for one that cannot be read (the resume says why)."""
-    from simulator.checkpoint import CheckpointError, load
-
-    try:
-        doc = load(path)
-    except CheckpointError:
-        return False
-    control = doc.get("control")  # (count's: written once the counter's run has finished)
-    return not doc.get("finished") or "counting" in (doc.get("identity") or {}) and not (
-        isinstance(control, dict) and control.get("finished"))
 
 
 def _check_resumed_rules(path, resume: bool, kind: str, rules) -> None:
@@ -3016,33 +3003,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     try:  # (the probe of a shoe's length: a first run compiles the kernel here)
-        shoe_rounds = cmp.default_pair_rounds(games)
+        shoe_rounds = cmp.check_blocks(games, chunk_rounds, pair_rounds, precision,
+                                       *_run_rounds(precision, rounds, max_rounds).values())
     except KeyboardInterrupt:
         _nothing_to_report(ctx, compiling=True)
-    blocks_of = pair_rounds or min(shoe_rounds, chunk_rounds)
-    (most,) = _run_rounds(precision, rounds, max_rounds).values()
-    too_many = cmp.too_many_blocks(chunk_rounds, blocks_of, most, ("--chunk-rounds",
-                                                                   "--pair-rounds"))
-    if too_many is not None:
-        raise BjsimError(too_many)
-    block = ("--pair-rounds" if pair_rounds else f"--chunk-rounds {chunk_rounds:,}"
-             if chunk_rounds < shoe_rounds else "the default: a shoe of every game")
-    too_few = precision is not None and cmp.too_few_blocks(most, chunk_rounds, blocks_of, block)
-    if too_few:  # (a target never checked: refused, as --max-rounds below 1,000 is)
-        raise BjsimError(too_few)
-    least = precision is not None and cmp.cut_card_block(games)
-    if least and blocks_of < least:  # (a variant's difference 0 in every block: never met)
-        option = "--pair-rounds" if pair_rounds else "--chunk-rounds"
-        short = [g.label for g in cmp.short_of_cut_card(games, blocks_of)]  # (not all of them)
-        raise BjsimError(
-            f"{option} {blocks_of if pair_rounds else chunk_rounds:,}: no block of "
-            f"{blocks_of:,} rounds reaches the cut card, from which " + ", ".join(short)
-            + (" differs from the baseline, so its difference is" if len(short) == 1 else
-               " differ from the baseline, so their differences are")
-            + " 0 in every block and a "
-            f"precision target is never met: allowed {option} {least:,} or more with "
-            f"--precision (the shortest shoe of {cmp.SHOE_PROBE_BLOCKS:,} fresh ones; "
-            f"the default block, {shoe_rounds:,} rounds, holds a shoe of every game)")
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "

@@ -1005,6 +1005,39 @@ def default_pair_rounds(games) -> int:
     return max(PAIR_STEP, PAIR_STEP * math.ceil(1.05 * longest / PAIR_STEP))
 
 
+def check_blocks(games, chunk_rounds: int, pair_rounds: int | None, precision, most: int) -> int:
+    """The default block (`default_pair_rounds`: a shoe of every game; a first run compiles the
+    kernel to measure it), blocks of ``pair_rounds`` (None: that default, or a shorter chunk)
+    checked for a run of at most ``most`` rounds a game: not too many a chunk; with a
+    ``precision`` target, enough to check it and each reaching the cut card where a game is
+    dealt to one. Raises ValueError naming the option to change."""
+    shoe_rounds = default_pair_rounds(games)
+    blocks_of = pair_rounds or min(shoe_rounds, chunk_rounds)
+    too_many = too_many_blocks(chunk_rounds, blocks_of, most, ("--chunk-rounds",
+                                                               "--pair-rounds"))
+    if too_many is not None:
+        raise ValueError(too_many)
+    block = ("--pair-rounds" if pair_rounds else f"--chunk-rounds {chunk_rounds:,}"
+             if chunk_rounds < shoe_rounds else "the default: a shoe of every game")
+    too_few = precision is not None and too_few_blocks(most, chunk_rounds, blocks_of, block)
+    if too_few:  # (a target never checked: refused, as --max-rounds below 1,000 is)
+        raise ValueError(too_few)
+    least = precision is not None and cut_card_block(games)
+    if least and blocks_of < least:  # (a variant's difference 0 in every block: never met)
+        option = "--pair-rounds" if pair_rounds else "--chunk-rounds"
+        short = [g.label for g in short_of_cut_card(games, blocks_of)]  # (not all of them)
+        raise ValueError(
+            f"{option} {blocks_of if pair_rounds else chunk_rounds:,}: no block of "
+            f"{blocks_of:,} rounds reaches the cut card, from which " + ", ".join(short)
+            + (" differs from the baseline, so its difference is" if len(short) == 1 else
+               " differ from the baseline, so their differences are")
+            + " 0 in every block and a "
+            f"precision target is never met: allowed {option} {least:,} or more with "
+            f"--precision (the shortest shoe of {SHOE_PROBE_BLOCKS:,} fresh ones; "
+            f"the default block, {shoe_rounds:,} rounds, holds a shoe of every game)")
+    return shoe_rounds
+
+
 def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Result:
     """Play ``plan``: every chunk not in its checkpoint, all games of a chunk together, with one
     progress bar on stderr (rounds per game and the running differences) unless ``quiet``.
