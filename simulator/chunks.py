@@ -17,8 +17,9 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 import numpy as np
 
 from simulator.batches import chunk_moments
+from simulator.checks import whole
 from simulator.headroom import INT64_MAX, NET_ALLOWED, counting_overflow
-from simulator.kernel import count_chunk, simulate_chunk, whole
+from simulator.kernel import count_chunk, simulate_chunk
 from simulator.layout import N_NETS
 from simulator.stops import DeferredStops
 

@@ -210,7 +210,7 @@ def risk_of_ruin(mean: float, sd: float, bankroll: float) -> float:
 
 def net_values() -> np.ndarray:
     """The net per round (units) that each bin of a counter's nets (``layout.N_NETS``,
-    `kernel.count.net_bin`) stands for: its own net below ``NET_EXACT`` tenths either way, else
+    `layout.net_bin`) stands for: its own net below ``NET_EXACT`` tenths either way, else
     the middle of its bin (within 0.4% of every net in it)."""
     from simulator import layout as L
 

@@ -29,6 +29,7 @@ import numpy as np
 from simulator import DEFAULT_CHUNK_ROUNDS, distributed, stops
 from simulator import layout as L
 from simulator import tally as T
+from simulator.checks import whole  # noqa: F401 - engine.whole is part of the API
 from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are part of the API
     IN_FLIGHT_PER_WORKER,
     PlayChunk,
@@ -39,7 +40,6 @@ from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are pa
     lookahead_for,
     schedule,
 )
-from simulator.kernel import whole  # noqa: F401 - engine.whole is part of the API
 from simulator.rules import validate
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile (as simulator.tally)

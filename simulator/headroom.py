@@ -21,7 +21,7 @@ MAX_ROUND_NET = math.isqrt(INT64_MAX) * 128 // 129
 
 @functools.cache
 def _net_edges() -> tuple[int, ...]:
-    """The largest |net| (tenths) each bin of ``layout``'s nets can hold (`kernel.count.net_bin`:
+    """The largest |net| (tenths) each bin of ``layout``'s nets can hold (`layout.net_bin`:
     its own value below NET_EXACT, else the top of its octave's step; every int64 in a bin)."""
     width = L.NET_EXACT // L.NET_STEPS
     exact = [abs(x) for x in range(1 - L.NET_EXACT, L.NET_EXACT)]

@@ -226,9 +226,23 @@ SS_EXACT_SQ_SCALE = 10**6
 SS_EXACT_BET_SCALE = 10**6
 # The counter's nets: rounds played by their net (tenths, Super Sevens included), for the risk of
 # ruin from their distribution. A bin each below NET_EXACT either way; above it NET_STEPS bins of
-# equal width an octave, each sign (`kernel.count.net_bin`; `counting.net_values`).
+# equal width an octave, each sign (`net_bin`; `counting.net_values`).
 NET_EXACT, NET_STEPS, NET_OCTAVES = 1 << 12, 128, 52
 N_NETS = 2 * NET_EXACT - 1 + 2 * NET_STEPS * NET_OCTAVES
+
+
+def net_bin(x):
+    """The bin of a round's net ``x`` (tenths) in the nets: its own below NET_EXACT either way,
+    else NET_STEPS of each octave above it (integers alone: the same bins on every machine; the
+    engine compiles it, `kernel.count.net_bin`)."""
+    a, e = abs(x), 0
+    if a < NET_EXACT:
+        return x + NET_EXACT - 1
+    while (a >> e) >= 2 * NET_EXACT and e < NET_OCTAVES - 1:
+        e += 1
+    k = e * NET_STEPS + min((a >> e) - NET_EXACT, NET_EXACT - 1) * NET_STEPS // NET_EXACT
+    return 2 * NET_EXACT - 1 + 2 * k + (x < 0)
+
 (
     C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
     C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,

@@ -1444,9 +1444,8 @@ def counting_tally(results: list[RoundResult], rules: Rules, plays=None,
     table of them is, for the 7-7 play ``plays`` (None: the published convention;
     `counter.exact_plays`): what they check is which shoe the engine looks up (its cards and
     sevens left), how often and at what stake. ``nets``: an int64 array of
-    ``layout.N_NETS`` each round played is added to, by its net (`kernel.count.net_bin`)."""
+    ``layout.N_NETS`` each round played is added to, by its net (`layout.net_bin`)."""
     from simulator.exact.sevens import moment_by_sevens_left
-    from simulator.kernel.count import net_bin
 
     ct = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
     for result in results:
@@ -1482,7 +1481,7 @@ def counting_tally(results: list[RoundResult], rules: Rules, plays=None,
         row[L.C_FLAT_RSQ] += flat_net**2
         if bets.seated:
             if nets is not None:
-                nets[net_bin.py_func(round_net)] += 1
+                nets[L.net_bin(round_net)] += 1
             row[L.C_PLAYED] += 1
             row[L.C_ROUND_SQ] += round_net**2
             row[L.C_MAIN_SQ] += main_net**2

@@ -19,9 +19,9 @@ from functools import cache
 
 import numpy as np
 
+from simulator.checks import whole
 from simulator.exact.shoe import COMPOSITION_ALLOWED, as_composition, flag
 from simulator.jit import njit
-from simulator.kernel import whole
 from simulator.rules import validate
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")

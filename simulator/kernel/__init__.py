@@ -10,6 +10,7 @@ import threading
 import numpy as np
 
 from simulator import layout as L
+from simulator.checks import whole
 from simulator.jit import njit, warm
 from simulator.kernel import count as C
 from simulator.kernel import rng as R
@@ -19,7 +20,7 @@ from simulator.rules import rule_set
 from simulator.strategy import stack_for
 
 __all__ = ["simulate_chunk", "simulate_blocks", "count_chunk", "play_stacked", "deal_shoe",
-           "machine_for", "whole"]
+           "machine_for"]
 
 MACHINE_BYTES = 1 << 30  # the machines a process keeps, at most (the least recently used go)
 _MACHINES: dict = {}  # key -> machine, the most recently used last
@@ -83,21 +84,6 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
         if k == 0:
             break
     return n
-
-
-def whole(name: str, x, lo: int = 0, hi: float = np.inf) -> int:
-    """``x`` as an int, if a whole number (an integral float too; an integer beyond 2**53,
-    which no float holds, compared exactly) in ``lo..hi``; else a ValueError naming it and
-    what is allowed (``rounds = 1.5`` had played 1 round)."""
-    try:
-        ok = not isinstance(x, (bool, np.bool_, str)) and x == int(x) and lo <= int(x) <= hi
-    except (TypeError, ValueError, OverflowError):
-        ok = False
-    if not ok:
-        allowed = f"{lo}-{hi}" if hi < np.inf else f">= {lo}"
-        shown = x.item() if isinstance(x, np.generic) else x  # (1.5, not np.float64(1.5))
-        raise ValueError(f"{name} = {shown!r}: allowed a whole number {allowed}")
-    return int(x)
 
 
 def _check_params(params) -> np.ndarray:
@@ -256,7 +242,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     and the counting tally (``COUNT_NAMES``). ``tables``: its strategies, one a band of the
     count, then as many insured if ``counter.insurance`` is set (``counter.counter_for``);
     ``insurance``: whether the strategies without a count for it insure; ``nets``: an int64
-    array of ``N_NETS`` the rounds played are added to by their net (``count.net_bin``)."""
+    array of ``N_NETS`` the rounds played are added to by their net (``layout.net_bin``)."""
     tally, _, counting = _run(params, tables, [n_rounds], [state], (), trace, counter, insurance,
                               nets)
     return tally, counting

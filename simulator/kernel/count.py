@@ -222,18 +222,7 @@ def add_box(ct, row, seated, bet, ss_bet, main, ins, wagered, ss_pay, ss_on, n):
     return main * bet
 
 
-@njit(inline="always")
-def net_bin(x):
-    """The bin of ``layout``'s nets (N_NETS) of a round's net ``x`` (tenths): its own below
-    NET_EXACT either way, else NET_STEPS of each octave above it (integers alone: the same bins
-    on every machine)."""
-    a, e = abs(x), 0
-    if a < L.NET_EXACT:
-        return x + L.NET_EXACT - 1
-    while (a >> e) >= 2 * L.NET_EXACT and e < L.NET_OCTAVES - 1:
-        e += 1
-    k = e * L.NET_STEPS + min((a >> e) - L.NET_EXACT, L.NET_EXACT - 1) * L.NET_STEPS // L.NET_EXACT
-    return 2 * L.NET_EXACT - 1 + 2 * k + (x < 0)
+net_bin = njit(inline="always")(L.net_bin)  # (the bins: layout's)
 
 
 @njit(inline="always")
