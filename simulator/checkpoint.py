@@ -452,6 +452,16 @@ def _tally(values, bits: int | None = 64) -> np.ndarray:
     return np.array(values, np.int64)
 
 
+def check_past_prefix(i: int, prefix_end: int, n: int) -> None:
+    """A ValueError unless finished chunk ``i`` can be past a prefix of ``prefix_end`` chunks of
+    ``n``."""
+    if not prefix_end < i < n:
+        prefix = f"chunks 0-{prefix_end - 1}" if prefix_end else "no chunk"
+        raise ValueError(f"finished chunk {i}: " + (
+            f"allowed {prefix_end + 1}-{n - 1}" if prefix_end + 1 < n else
+            f"none can be past the prefix ({prefix}) in a run of chunks 0-{n - 1}"))
+
+
 def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
     """That a checkpoint's state could come from the run of ``state`` (`engine.RunState`) under
     ``rules`` (the run's identity's rules)."""
@@ -464,8 +474,7 @@ def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
                 or hw > state.precision:
             raise ValueError(f"stop_chunk = {stop}: the precision target was not met there")
     for i in extra:
-        if not prefix_end < i < n:
-            raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-{n - 1}")
+        check_past_prefix(i, prefix_end, n)
     rounds = min(prefix_end * state.chunk_rounds, state.rounds)  # (every chunk but the last full)
     if int(prefix[L.T_ROUNDS]) != rounds:
         which = f"chunks 0-{prefix_end - 1}" if prefix_end else "no chunk (none finished)"

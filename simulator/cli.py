@@ -523,15 +523,17 @@ ONCE = {"strategy_name": "one strategy plays every box here; boxes of several st
         "out_dir": "one folder the report is written to",
         "checkpoint_path": "one checkpoint file",
         "resume": "one run to carry on",
-        "plot_path": "one plot file"}
+        "plot_path": "one plot file",
+        "penetrations": "one list: every penetration in it, as 0.6,0.75,0.9"}
 
 
 def _refuse_repeated(command, args) -> None:
     """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report), and
-    an option naming one file (`ONCE`: ``--rules``, ``--cards``, ``--plan``, ``-o``, ...) given
-    twice: click would keep the last silently, where simulate and compare take one strategy a
-    box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone;
-    ``--rules two.toml --rules nz1994`` played nz1994; ``replay --cards a --cards b`` played b).
+    an option naming one file (`ONCE`: ``--rules``, ``--cards``, ``--plan``, ``-o``, ...) or a
+    list (``--penetrations``) given twice: click would keep the last silently, where simulate
+    and compare take one strategy a box (``exact --strategy basic --strategy mimic-dealer``
+    evaluated mimic-dealer alone; ``--rules two.toml --rules nz1994`` played nz1994; ``replay
+    --cards a --cards b`` played b).
     Options of a number or a choice keep the last, as click does."""
     args = list(args)
     args = args[: args.index("--")] if "--" in args else args
@@ -2079,10 +2081,17 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         if sys.stdin is None:  # (started with it closed: <&-)
             raise BjsimError("--cards -: standard input is closed: give the cards there, or a "
                              "card file")
-        text = sys.stdin.read(MAX_FILE + 1)  # (as a file: `cat /dev/zero |` read no end)
+        raw = getattr(sys.stdin, "buffer", None)  # (bytes, decoded as a file's are)
+        text = (raw or sys.stdin).read(MAX_FILE + 1)  # (as a file: `cat /dev/zero |` read no end)
         if len(text) > MAX_FILE:
             raise BjsimError(f"--cards -: standard input longer than {MAX_FILE >> 20} MiB, too "
                              "long for a card file")
+        if isinstance(text, bytes):
+            try:
+                text = text.decode("utf-8-sig")
+            except UnicodeDecodeError as err:
+                line = text[: err.start].count(b"\n") + 1
+                raise BjsimError(f"--cards <stdin>: line {line}: not valid UTF-8 text") from None
         stacked = cards_mod.parse_cards(text, source="--cards <stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path, f"--cards {cards_path}".rstrip())

@@ -31,7 +31,7 @@ import numpy as np
 
 from simulator import __version__, derived, engine, run, source, stops, tally
 from simulator import layout as L
-from simulator.checkpoint import CODE, tally_problem
+from simulator.checkpoint import CODE, check_past_prefix, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
@@ -231,9 +231,7 @@ class PairedState(engine.RunState):
         chunks = {"prefix": (prefix, range(prefix_end))}
         for i, values in extra.items():
             i = int(i)
-            if not prefix_end < i < self.n_chunks:
-                raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-"
-                                 f"{self.n_chunks - 1}")
+            check_past_prefix(i, prefix_end, self.n_chunks)
             chunks[f"chunk {i}"] = (values, [i])
         out = {}
         for name, (values, idx) in chunks.items():

@@ -25,6 +25,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -811,6 +812,12 @@ def read_text(path, kind: str, error=None, source=None, missing=None,
         raise error(f"{source + ': ' if source else ''}an empty path: name {_a(kind)} file")
     source = str(path) if source is None else source
     try:
+        piped = stat.S_ISFIFO(os.stat(path).st_mode)  # (opened, a named pipe waits for a writer)
+    except (OSError, ValueError):
+        piped = False  # (said below, as open says it)
+    if piped:
+        raise error(f"{source}: a named pipe, not {_a(kind)} file" + _then(allowed))
+    try:
         with open(path, "rb") as f:  # (at most MAX_FILE: /dev/zero had been read to no end)
             raw = f.read(MAX_FILE + 1)
     except FileNotFoundError:
@@ -1105,7 +1112,7 @@ def shown_rule_file(path) -> str:
     home = DEFAULT_RULES_PATH.parent.parent
     try:
         rel = Path(path).resolve().relative_to(home)
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # (RuntimeError: a symlink loop, Python 3.11)
         rel = None
     if rel is not None and rel.parts[:1] in (("configs",), ("strategies",)):
         return rel.as_posix()

@@ -9,6 +9,7 @@ metadata of the report and ``--exact`` beside the figures. ``bjsim simulate`` pa
 from __future__ import annotations
 
 import dataclasses
+import errno
 import math
 import os
 import sys
@@ -483,6 +484,19 @@ def checkpoint_problem(path: str, resume: bool, option: str = "--checkpoint") ->
     where ``--resume FILE`` did)."""
     if not path:
         return f"{option}: an empty path: name a file"
+    if os.path.islink(path) and not os.path.exists(path):  # (a loop had read as a file "another
+        target = os.path.realpath(path)  # run" made at the same time; a new file is made where
+        try:  # a link leads, as its store)
+            os.stat(path)
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                return (f"{option} {path}: a symbolic link that leads nowhere (a loop): allowed "
+                        "the path of a checkpoint file, or of a link to one")
+        if resume:
+            return f"--resume: checkpoint {path} does not exist (a symbolic link to {target})"
+        if not os.path.isdir(os.path.dirname(target)):
+            return (f"{option} {path}: cannot write: a symbolic link to {target}, in no folder "
+                    f"{os.path.dirname(target)}")
     folder = atomic.target_problem(path)  # (in the words of the command line's -o and --checkpoint)
     if folder is not None and resume and os.path.isdir(path):
         return (f"{option} {path}: a folder, not a checkpoint: allowed the path of an existing "

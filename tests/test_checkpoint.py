@@ -710,11 +710,17 @@ def test_a_damaged_chunk_number_is_said_in_bjsims_words(tmp_path, command):
     for extra, words in [({"x": [0]}, "extra: 'x' is not a chunk number: allowed a chunk's "
                                       "index, a whole number 0 or more"),
                          ({"-1": [0]}, "extra: '-1' is not a chunk number"),
-                         ([[0]], "extra: [[0]]: allowed an object of finished chunks")]:
-        doc["state"]["extra"] = extra
+                         ([[0]], "extra: [[0]]: allowed an object of finished chunks"),
+                         # (a fuzzing review: "allowed 2-1", a range of nothing)
+                         ({"2": "prefix"}, "finished chunk 2: none can be past the prefix "
+                                           "(chunks 0-1) in a run of chunks 0-1")]:
+        doc["state"]["extra"] = extra if extra != {"2": "prefix"} else {
+            "2": doc["state"]["prefix"]}  # (a payload of the right length)
         doc["sha256"] = C.checksum(doc)
         path.write_text(json.dumps(doc, indent=1))
         refused = run_cli(command[0], "--resume", str(path), "-q")
+        if command[0] == "count" and "none can be past" in words:  # (a counter's own words)
+            words = "chunk 2: not a chunk of this run past the prefix"
         assert_user_error(refused, f"checkpoint {path}: damaged state: {words}")
         assert "int()" not in refused.stderr
 

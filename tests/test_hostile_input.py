@@ -750,3 +750,51 @@ def test_digits_other_than_0_to_9_are_refused(args):
     # Python's int and float read full-width and other Unicode digits: a run of "１０００"
     # rounds played 1,000, its command line recorded in digits no script greps for
     assert is_one_line_error(invoke(*args)).startswith("Error:")
+
+
+# A fuzzing review's findings: each now one line naming the input, exit 2.
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="the system has no named pipes")
+def test_a_named_pipe_given_as_a_file_is_refused_not_waited_on(tmp_path):
+    """A FIFO as a rule, strategy or card file waited for a writer for ever."""
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    for args in (["rules", "check", fifo], ["simulate", "-q", "-n", "1000", "--rules", fifo],
+                 ["simulate", "-q", "-n", "1000", "--strategy", fifo],
+                 ["replay", "--cards", fifo]):
+        line = is_one_line_error(invoke(*args))
+        assert f"{fifo}: a named pipe, not a" in line, line
+
+
+def test_a_symbolic_link_loop_is_one_line(tmp_path):
+    """`rules check` on a link loop printed a traceback (RuntimeError from Path.resolve); as a
+    checkpoint it was said to be a file another run had made at the same time."""
+    (tmp_path / "a.toml").symlink_to(tmp_path / "b.toml")
+    (tmp_path / "b.toml").symlink_to(tmp_path / "a.toml")
+    (tmp_path / "gone.toml").symlink_to(tmp_path / "nowhere" / "x.toml")
+    is_one_line_error(invoke("rules", "check", tmp_path / "a.toml"))
+    for option in ("--checkpoint", "--resume"):
+        line = is_one_line_error(invoke("simulate", "-q", "-n", "1000", option,
+                                        tmp_path / "a.toml"))
+        assert line.endswith("a symbolic link that leads nowhere (a loop): allowed the path of "
+                             "a checkpoint file, or of a link to one"), line
+    gone, target = tmp_path / "gone.toml", os.path.realpath(tmp_path / "nowhere" / "x.toml")
+    line = is_one_line_error(invoke("simulate", "-q", "-n", "1000", "--checkpoint", gone))
+    assert line == (f"Error: --checkpoint {gone}: cannot write: a symbolic link to {target}, "
+                    f"in no folder {os.path.dirname(target)}"), line  # (it said "No such file
+    # or directory"; a link to a file not yet made, in a folder, is the store of a new one)
+    line = is_one_line_error(invoke("simulate", "-q", "-n", "1000", "--resume", gone))
+    assert line == f"Error: --resume: checkpoint {gone} does not exist (a symbolic link to " \
+        f"{target})", line
+
+
+def test_bytes_not_utf8_on_stdin_are_said_as_a_files_are():
+    line = is_one_line_error(invoke("replay", "--cards", "-", input=b"Th 9c 7s \xff 8d\n"))
+    assert line == "Error: --cards <stdin>: line 1: not valid UTF-8 text", line
+
+
+def test_a_list_option_given_twice_is_refused_not_cut_to_the_last():
+    """`--penetrations 0.6 --penetrations 0.7` swept 0.7 alone, without a word."""
+    line = is_one_line_error(invoke("count", "-q", "-n", "1000", "--penetrations", "0.6",
+                                    "--penetrations", "0.7"))
+    assert line == ("Error: --penetrations given 2 times: allowed once (one list: every "
+                    "penetration in it, as 0.6,0.75,0.9)"), line
