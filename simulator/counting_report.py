@@ -1112,8 +1112,8 @@ def _counter_return(net: int, units: int, few: str | None, chunk_note: str | Non
 
 # Why the counter's figures by the exact return of its shoes are withheld where the count tells
 # of cards other than sevens and the 7-7 play's return depends on them (`sevens_check`'s
-# ``by_count_exact``): a statistician's review measured +0.5 pp of bias at z 2.5-4.0 (a Hi-Lo
-# plan staking from +3, the NZ chart's 7-7 play, 100M rounds a seed).
+# ``by_count_exact``): the stakes then go with cards the exact return of the cards and sevens
+# left does not see, and it is biased (docs/counting.md gives the bias measured).
 NOT_BY_STAKES = ("the counter stakes by a count that tells of cards other than sevens, which "
                  "move this 7-7 play's return: the exact return of the cards and sevens left "
                  "is not its stakes' expectation")

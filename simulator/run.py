@@ -412,10 +412,10 @@ def _bar_kinds() -> tuple:
             return self.n, self.postfix
 
         @property
-        def format_dict(self):  # the rate since the last line (tqdm's average of the last few
-            d = super().format_dict  # chunks swung 63M-117M/s on a steady 85M/s run of two
-            now, start = self._time(), getattr(self, "start_t", None)  # workers, its chunks
-            t0, n0 = getattr(self, "_line_at", (start, self.initial))  # ending in pairs)
+        def format_dict(self):  # the rate since the last line: tqdm's, an average of the last
+            d = super().format_dict  # few chunks, swings where chunks end in pairs (two workers)
+            now, start = self._time(), getattr(self, "start_t", None)
+            t0, n0 = getattr(self, "_line_at", (start, self.initial))
             if start is not None and self.n > n0 and now > t0:
                 d["rate"] = (self.n - n0) / (now - t0)
             return d
@@ -450,11 +450,11 @@ def advance_bar(bar, state) -> None:
     without tqdm's monitor thread (`_bar_kinds`) it would wait for the next chunk."""
     bar.update(state.rounds_done - bar.n)
     if not bar.disable and not bar.delay and bar.last_print_n != bar.n:
-        now = bar._time()  # as tqdm's own draw: the rate's sample taken, and the rounds and
-        dn, dt = bar.n - bar.last_print_n, now - bar.last_print_t  # time drawn at kept (the
-        if bar.smoothing and dn > 0 and dt > 0 and hasattr(bar, "_ema_dt"):  # sample left
-            bar._ema_dn(dn)  # out, the rate froze at the last slow chunk's: 1.97M/s on a 46M/s
-            bar._ema_dt(dt)  # run; a tqdm without these keeps its own average)
+        now = bar._time()  # as tqdm's own draw: the rate's sample taken (else the rate stays
+        dn, dt = bar.n - bar.last_print_n, now - bar.last_print_t  # at the last slow chunk's),
+        if bar.smoothing and dn > 0 and dt > 0 and hasattr(bar, "_ema_dt"):  # and the rounds
+            bar._ema_dn(dn)  # and time drawn at kept (a tqdm without these keeps its own
+            bar._ema_dt(dt)  # average)
         bar.refresh()
         bar.last_print_n, bar.last_print_t = bar.n, now
 
