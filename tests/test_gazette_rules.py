@@ -29,7 +29,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simulator import reference
+from simulator.kernel.tables import total as engine_total
+from simulator.kernel.tally import dealer_stands
 from simulator.rules import Rules
+
+engine_stands = getattr(dealer_stands, "py_func", dealer_stands)  # (its Python, as tables does)
 
 NZ = Rules()  # the NZ 1994 game: no hole card, Super Sevens on, 6 decks, 3 hands, DAS, double hard
 MIMIC = make_strategy(name="mimic")  # hit below 17, stand on 17+, never split, no insurance
@@ -1039,6 +1043,18 @@ def test_rule_3_2_total_is_best_count_of_aces_as_one_or_eleven(codes):
     assert reference.hand_total(codes) == expected
     # only one ace can ever count 11 (two would be 22)
     assert reference.is_soft(codes) == (aces > 0 and sum(values) + 10 <= 21)
+    # the engine's own (`kernel.tables.total`: its hard total and whether it holds an ace)
+    assert engine_total(sum(values), int(aces > 0)) == expected
+
+
+@given(st.lists(st.integers(0, 51), min_size=2, max_size=8), st.booleans())
+def test_rule_12_3_the_engines_dealer_stands_as_the_reference_draws(codes, h17):
+    """A code review: the property tests ran the reference game's functions alone; the
+    engine's standing rule (`kernel.tally.dealer_stands`) is held to the same."""
+    values = [min(c // 4 + 1, 10) for c in codes]
+    best = engine_total(sum(values), int(1 in values))
+    stands = engine_stands(best, best != sum(values), h17)
+    assert stands == (not reference.dealer_should_draw(codes, h17))
 
 
 @given(st.lists(st.integers(0, 51), min_size=2, max_size=8), st.booleans())
