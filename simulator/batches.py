@@ -1,33 +1,10 @@
 """Standard errors by batch means over a counter's chunks (``bjsim count``).
 
-Rounds of one shoe are correlated: the count carries over from round to round, and with it
-whether the counter sits out, what it bets and how many boxes it plays. A chunk is a fresh shoe
-sequence with its own seed (`chunks.chunk_state`), so chunks are independent, and a ratio of
-sums over the run, ``r = sum Y / sum X``, has the delta-method SE over them
-
-    SE(r)^2 = k / (k - 1) * sum_i (Y_i - r X_i)^2 / (sum_i X_i)^2
-
-(``k`` chunks, ``Y_i``, ``X_i`` chunk ``i``'s sums), honest under any correlation within a
-chunk. The chunks' sums are in the counting tally; what the SE needs besides is their products,
-``sum_i X_i^2``, ``sum_i X_i Y_i`` and ``sum_i Y_i^2``, which each chunk adds to its payload
-(`chunk_moments`; Python integers, exact) and which a run sums as it sums the tallies.
-
-The ratios: `RATIOS` (the shares played and favourable, the average bet, the counter's Super
-Sevens return, by its results and by the exact return of the shoes it bet at, and units a
-round) and `COUNT_RATIOS` by count, each count's on its own and summed
-from either end (the by-count tables merge end rows, `counting_report.tail_groups`).
-
-And the figures with Super Sevens of a plan whose Super Sevens stake goes with the count
-(`counting_report.ss_stake_varies`): the advantages with Super Sevens (the round's whole net
-over the initial bets and Super Sevens units, or over all wagered and those units) and the net
-per round played and watched. Their ratios are of linear combinations of fields (`WHOLE`), so
-the products kept after the by-count ones are those of the round's whole net (tenths: main
-game and insurance, plus the Super Sevens net times ``layout.UNIT``) and the total wagered
-(tenths) and the round's net with the Super Sevens result by its exact return (the counter's
-figures by it, `WHOLE`'s last) with every run field and each other, after a count of the chunks
-they hold
-(`whole_chunks`: a checkpoint whose count differs from the run's is refused as damaged,
-`valid`; moments summed otherwise that fall short give those SEs none).
+Rounds of one shoe are correlated, but chunks (fresh shoe sequences, each with its own seed) are
+independent, so a ratio of sums ``r = sum Y / sum X`` has the delta-method SE over the ``k``
+chunks, ``SE(r)^2 = k / (k - 1) * sum_i (Y_i - r X_i)^2 / (sum_i X_i)^2``. Each chunk adds the
+products of its sums to its payload (`chunk_moments`). The ratios, the moments kept and their
+checks: docs/counting.md, "The figures and how each is computed" (SEs by batch means).
 """
 
 from __future__ import annotations

@@ -1,19 +1,9 @@
 """``bjsim compare``: what a rule or a playing choice is worth, by common random numbers.
 
-A comparison plays a baseline (``games[0]``) and its variants on the same random numbers. Chunk
-``i`` of the run is cut into blocks of ``pair_rounds`` rounds; block ``j`` of every game is
-played from a fresh shuffle with the same xoshiro256** state (`block_states`: words
-``4j..4j+3`` of ``SeedSequence(seed, spawn_key=(i,))``, so block 0 is ``engine.chunk_state(seed,
-i)``), all games of a chunk in one job. With the same decks, the games deal the same cards until
-one of them takes a different number of cards (a dealer hitting soft 17, a double or split the
-other does not make); from there, and after the first reshuffle, their streams are no longer
-aligned. Short blocks keep more rounds paired; a game's blocks of a chunk are one kernel call
-(`kernel.simulate_blocks`).
-
-The paired statistics come from the blocks (`paired`): per block the net of every game, the
-difference from the baseline, its variance over blocks, the correlation left between each game
-and the baseline, and the variance reduction against two independent runs of the same length.
-Integer sums of products are kept as Python integers, exactly.
+A comparison plays a baseline (``games[0]``) and its variants on the same random numbers: block
+``j`` of chunk ``i`` of every game starts from the same xoshiro256** state (`block_states`), and
+the paired statistics come from the blocks (`paired`). Method and formulas: docs/compare.md,
+"Pairing (common random numbers)" and "Statistics".
 """
 
 from __future__ import annotations
@@ -90,8 +80,9 @@ class Plan:
         run.check_shared(self)  # (rounds, seed, chunk_rounds, precision, checkpoint)
         if (pair := self.pair_rounds) is not None:
             object.__setattr__(self, "pair_rounds", engine.whole("pair_rounds", pair, 1))
-            # (blocks of the chunk, or of the run, had been played, the report saying blocks
-            # of pair_rounds: the smaller limit named; rounds = 0 plays no block)
+            # (a block longer than the chunk or the run would play only that many rounds while
+            # the report says blocks of pair_rounds: the smaller limit named; rounds = 0 plays
+            # no block)
             limit = min((self.chunk_rounds, "chunk_rounds", "the chunk"),
                         (self.rounds or self.chunk_rounds, "rounds", "the rounds"))
             if self.pair_rounds > limit[0]:
@@ -717,7 +708,7 @@ NOT_REACHED = ("every round played as in the baseline, but the rules or charts d
 def _zero_if_same(d: dict | None, same: dict) -> None:
     """A difference of a game that plays the baseline's for a figure on every shoe (``same``,
     `same_game` by figure) is exactly 0 with an se of 0 however few the blocks: from one block,
-    which gives no se, too (it had been withheld, and its pairing said the deals drift apart)."""
+    which gives no se, too (neither withheld, nor its pairing said to drift apart)."""
     for key, alike in same.items():
         x = (d or {}).get(key)
         if alike and x is not None and x["se"] is None and x["mean"] == 0:
@@ -809,7 +800,8 @@ def identity(plan: Plan) -> dict:
     for t in tables:
         h.update(tables_hash(t).encode())
     # games of one set of charts under several names, whose strategy is paired on its own
-    # (`strategy_slots`): a checkpoint written before kept none of its moments, so is refused
+    # (`strategy_slots`): named here, so that a checkpoint that keeps none of its moments is
+    # refused
     by_name = [g.label for g in plan.games if len(set(_groups(g))) == 1 and len(set(g.names)) > 1]
     return {
         "bjsim": __version__,

@@ -1,25 +1,9 @@
 """Basic strategies derived by the exact analyzer, and exact figures, cached on disk.
 
-Every command plays by default the basic strategy of its rules: the shipped ``basic`` (the NZ
-rules' chart) where no chart key (`CHART_KEYS`) differs from the NZ rules or the chart derived
-for them (`simulator.exact.analyze`, a few seconds a rule set) is the same (`nz_chart_fits`),
-else the derived one, named `DERIVED_BASIC`; ``bjsim compare`` shows the exact house edge beside the
-simulated one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of
-the bjsim version, the exact analyzer's source and every rule-set key the analyzer reads
-(penetration, the shuffle and boxes are not: it values one box from a full shoe), and, for
-exact figures, of the strategy tables (one per box):
-
-- ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
-- ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
-  ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return; each file's first
-  line a SHA-256 of the rest (`simulator.exact.cache.sealed`);
-  ``figures-<key>.pickle``: every figure `bjsim exact` reports (`simulator.exact.cache`).
-
-Files are written atomically; a folder that cannot be written only means no caching. A file
-that does not match its checksum (edited, damaged, or written before checksums) counts as not
-kept: it is made again, and stderr says so (`simulator.exact.cache.rejected`). Several
-rule sets not yet cached are derived side by side, one process each (`basic_for_all`,
-`simulator.processes`).
+Every command plays by default the basic strategy of its rules: the shipped ``basic`` where it
+fits (`nz_chart_fits`), else the one the exact analyzer derives (`DERIVED_BASIC`). Derived charts
+and exact figures are computed once and kept in a user cache folder (`cache_dir`), keyed by a
+SHA-256 of what they depend on: docs/compare.md, "Strategies".
 """
 
 from __future__ import annotations

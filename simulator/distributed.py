@@ -1,17 +1,9 @@
 """Chunks on a Dask distributed cluster: ``bjsim simulate --scheduler tcp://HOST:PORT`` (an existing
 cluster) or ``--scheduler local`` (a `LocalCluster` of worker processes started for the run).
 
-Each task is the same job the threads run (``simulator.chunks``): chunk ``i``, seeded from
-``SeedSequence(seed, spawn_key=(i,))`` on the worker, returns its integer tally, so a cluster gives
-the same result, to the last digit, as a run on threads with the same seed. At most
-``IN_FLIGHT_PER_WORKER`` chunks per worker thread are in flight (a window that follows the
-workers joining or leaving the cluster), chunk indices are generated lazily, and closing the
-generator (Ctrl-C) keeps the chunks finished by then and cancels the other futures in flight.
-A failure of the cluster is one `ClusterError`, and Dask's own log lines and warnings stay off
-stderr meanwhile.
-
-Dask is optional: ``pip install 'bjsim[dask]'``. The workers of a remote cluster need bjsim (the
-same version) installed, since tasks run ``simulator.chunks.PlayChunk``.
+Each task is the job the threads run (``simulator.chunks``), so a cluster gives the same result,
+to the last digit, as threads with the same seed. Dask is optional (``pip install 'bjsim[dask]'``)
+and the workers need the same bjsim: README, "Scale: precision, checkpoints, clusters, memory".
 """
 
 from __future__ import annotations
@@ -85,8 +77,8 @@ class Asker:
     it: a worker that does not answer holds nothing up, nor a stop); a run sends no chunk
     until one has answered right (`checked`). A worker of other bjsim code than this process
     (its source's SHA-256, `source.sha256`), or none, is refused (`ClusterError`): its chunks
-    would not be this code's (a worker of another version had played a run, the result
-    another, its json naming this code), or it dies unpickling the first (the run had waited
+    would not be this code's (a worker of another version would play them, the result
+    another, its json naming this code), or it dies unpickling the first (the run would wait
     for ever). One that cannot answer (leaving, or not yet ready) is asked again later."""
 
     def __init__(self, client, scheduler: str):
@@ -160,7 +152,7 @@ def check_address(scheduler: str) -> str:
             f"--scheduler: {scheduler!r} is not a scheduler address: allowed 'local' or "
             "tcp://HOST:PORT"
         )
-    if not 1 <= int(port) <= 65535:  # (it waited 20 s for a connection that cannot be)
+    if not 1 <= int(port) <= 65535:  # (at once: no wait for a connection that cannot be)
         raise SchedulerError(f"--scheduler: {scheduler!r}: port {port} is out of range: allowed "
                              "1-65535")
     return s
@@ -264,8 +256,8 @@ def _client(address: str):
             reason = _reason(err, CONNECT_TIMEOUT)
             failed = cannot(silent if reason == f"no answer in {CONNECT_TIMEOUT}" else reason)
         # The half-made client, held in a cycle by the error's frames, is collected here: left
-        # to the collector, its __del__ had closed it inside another client's start, which
-        # holds Dask's loop lock that its close takes: a deadlock (seen in the test suite).
+        # to the collector, its __del__ can close it inside another client's start, which
+        # holds Dask's loop lock that its close takes: a deadlock.
         gc.collect()
         made.set_exception(failed)
 
@@ -545,9 +537,9 @@ def _run(client, job, todo, scheduler, timing, late, say):
                 raise failed from None
             for future in sorted(done, key=lambda f: pending[f.key][1]):
                 chunk = pending.pop(future.key)[1]
-                try:  # (a wait with no end had held a stop back while a worker that died took
-                    # the result with it: Dask makes it again, here waited for as in play; each
-                    # try of a chunk twice as long, so that a slow transfer ends)
+                try:  # (never a wait with no end, which would hold a stop back while a worker
+                    # that died takes the result with it: Dask makes it again, here waited for
+                    # as in play; each try of a chunk twice as long, so that a slow transfer ends)
                     result = future.result(timeout=FETCH_WAIT * 2 ** tries.get(future.key, 0))
                 except TimeoutError:
                     pending[future.key] = (future, chunk)

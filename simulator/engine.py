@@ -1,21 +1,9 @@
 """The engine: split a run into chunks, seed each chunk, run the chunks on threads (or a Dask
 cluster), add the tallies, and stop on a precision target.
 
-Chunk ``i`` always plays ``min(chunk_rounds, rounds - i * chunk_rounds)`` rounds from a fresh
-shuffle with the xoshiro256** state of ``SeedSequence(seed, spawn_key=(i,))``, and integer tallies
-add exactly in any order, so a result depends on the seed, the rule set, the strategies and the
-chunk size, never on the number of threads or machines (docs/design.md, "Reproducibility"). The
-kernel releases the GIL, so chunks run in parallel on a thread pool.
-
-Memory stays flat however many rounds are asked for: chunk indices are generated lazily, at most
-``IN_FLIGHT_PER_WORKER * workers`` chunks are in flight, and no chunk is started more than
-``lookahead`` indices past the lowest unfinished one, so the finished chunks waiting for a lower
-one (`RunState.extra`) are bounded too.
-
-Precision target (`RunState`, `advance`): the stopping rule looks only at the contiguous prefix of
-finished chunks ``0..k``, one chunk at a time in index order, and stops at the first ``k`` whose
-summed tally has a 95% confidence half-width of the house edge at most the target. Which chunk that
-is depends on the seed and the chunk size only, never on the order chunks finish in.
+A result depends on the seed, the rule set, the strategies and the chunk size, never on the number
+of threads or machines (docs/design.md, "Reproducibility"); memory stays flat however many rounds
+are asked for (README, "Scale: precision, checkpoints, clusters, memory").
 """
 
 from __future__ import annotations

@@ -1,21 +1,9 @@
 """Numba decorator options, in one place, and the engine's on-disk cache stamp.
 
-Every kernel in the package is compiled with ``njit`` from here: cached on disk (``cache=True``),
-releasing the GIL so the engine can run chunks on threads (``nogil=True``), and with numpy's error
-model (no Python-style zero-division checks in the hot loop; the kernels never divide by zero).
-Never ``fastmath``: money is exact integer arithmetic and must stay so. Small scalar helpers also
-take ``inline="always"``.
-
-Numba checks a cached function against its own source file only, yet a compiled function holds
-the code of the functions it calls from other modules. The engine's functions (``simulator/
-kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources,
-and the exact analyzer's (``exact/dealer.py``, ``exact/tree.py``, this file: its options compile
-both) with one of theirs: a change in any file of a group recompiles every function of it.
-The cache is in ``NUMBA_CACHE_DIR`` if set, else beside the source (in a checkout; not in an
-installed copy, where uninstalling would leave it), else in the user's cache,
-else (a read-only install without a writable home) in a private folder of the temporary one.
-``warm`` compiles (or loads) each version of the engine, and the analyzer's kernels, once a
-process, saying so on stderr while a cold compile lasts.
+Every kernel is compiled with ``njit`` from here: cached, releasing the GIL, with numpy's error
+model, never ``fastmath`` (money is exact integer arithmetic). Why each option, where the cache
+is, and why each group of modules is stamped with one hash of its sources: docs/design.md,
+"Compiling and the cache".
 """
 
 import functools
@@ -138,10 +126,9 @@ caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache,
 caching.CacheImpl._locator_classes.append(_TempCache)
 
 
-# Each compiled version of the engine (``warm``'s names) and its cold compile on the project's
-# 2-core machine (session 28, load 3), in seconds: bjsim simulate from an empty cache (24 s), then
-# a first bjsim count (30 s), play_stacked (21 s) and play_stacked with a counter (37 s); and the
-# exact analyzer's kernels (session 30: 20 s).
+# Each compiled version of the engine (``warm``'s names), and the analyzer's kernels: what stderr
+# calls it while it compiles, and about how many seconds a cold compile of it takes (the
+# measurements: docs/performance.md).
 VERSIONS = {"simulate": ("the simulation kernel", 25), "count": ("the counter's kernel", 30),
             "stacked": ("the kernel's stacked mode", 20),
             "stacked count": ("the counter's stacked mode", 35),

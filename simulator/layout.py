@@ -1,18 +1,8 @@
 """Shared numeric layouts: cards, money units, actions, and the parameter, record and tally indices.
 
 Every array that crosses a module boundary (rule set -> kernel, strategy -> kernel, kernel ->
-tally -> report, kernel <-> reference game) is laid out here, once. The design is written up in
-``docs/design.md``; this module is its executable half. Nothing here computes anything.
-
-Cards (rule 3.1: ranks and suits; suits matter only to Super Sevens, rule 14)
-    ``code = rank_index * 4 + suit`` with ``rank_index`` 0..12 for A, 2, ..., 10, J, Q, K and
-    ``suit`` 0..3 for clubs, diamonds, hearts, spades. ``VALUE[code]`` is the blackjack value with
-    an ace as 1 (rule 3.2 soft totals are derived from it).
-
-Money
-    Every main-game amount is an integer number of ``UNIT``-ths of the box's initial wager
-    (``UNIT = 10``: a win is 10, a 3 to 2 blackjack 15, a 6 to 5 one 12, a half-wager insurance
-    stake 5). Super Sevens amounts are integer multiples of the Super Sevens stake.
+tally -> report, kernel <-> reference game) is laid out here, once; what the codes and units mean
+is in docs/design.md ("Cards", "Money"). Nothing here computes anything.
 """
 
 import numpy as np

@@ -1,30 +1,8 @@
 """The report: pandas tables of a summary (`simulator.tally.summarize`) and their table, csv and
 json renderings.
 
-``render(summary, fmt, meta)`` takes the summary and a ``meta`` dict that says what was run:
-
-``rules``
-    every rule-set key and its value (a dict, e.g. ``dataclasses.asdict(rules)``)
-``strategy``
-    the strategy name, or a list of names, one per box
-``run``
-    what the result depends on: ``seed``, ``rounds`` (asked for), ``chunk_rounds``, ``boxes``,
-    ``rules_file``, ``partial`` (true when interrupted), ...
-``timing``
-    what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
-``sevens_play``, ``sevens_note``, ``sevens_player_edge``
-    optional: each box's 7-7 play with a Super Sevens bet up (`sevens_play_text` of its
-    strategy under the rules), which the Super Sevens figure depends on (rule 14.4),
-    `sevens_note` of them, and `sevens_player_edge` of the rules
-
-Every format names the rules (with the command line's changes), the strategy, the seed and
-whether the result is partial: the table in its header (with every key unlike the NZ rules',
-`rules.nz_changes`), json in ``"run"``, csv in rows of the sections ``run`` and ``rules`` after
-the figures. json (``"source"``) and csv (``run`` rows) also name the code that made it
-(`source.provenance`: bjsim's source fingerprint and git commit).
-
-The json document keeps the two apart, so two runs with the same seed, rules, strategies and chunk
-size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
+``render(summary, fmt, meta)``: what ``meta`` holds is in docs/api.md, "simulator.tally /
+simulator.report"; what each format names and holds, in README, "JSON output".
 """
 
 from __future__ import annotations

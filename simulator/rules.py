@@ -1,16 +1,9 @@
 """The rule set: New Zealand Gazette 1994 No. 112 blackjack, its variants, and their validation.
 
-Implements the rule-set keys of rules 3.1 (decks), 7.1 (1999; cut card and shuffle), 8.2
-(blackjack pays), 9 (insurance pays), 10 (doubling), 11 (splitting), 12.3 (dealer draws), the
-undecided points (12.4, dealer blackjack against doubled or split hands, hole card, surrender), 13
-(boxes) and 14 (Super Sevens). Each key is declared once (`DECLARATIONS`): the `Rules` dataclass,
-validation, the words of ``bjsim rules show``, the docs' key table and the kernel's int64
-parameter vector (`to_params`, slots in `simulator.layout`) are all made from the declarations.
-
-Rule files are TOML (``docs/rules-format.md``): every key optional (a missing key keeps the NZ
-default), plus an optional ``[meta]`` table (``name``, ``description``). Every mistake raises
-`RuleError` with a one-line message naming the file (or ``--set``), the key, the value and what is
-allowed, e.g. ``configs/x.toml: key 'decks' = 9 is out of range: allowed 1-8``.
+Each rule-set key is declared once (`DECLARATIONS`): the `Rules` dataclass, validation, the words
+of ``bjsim rules show``, the docs' key table and the kernel's parameter vector (`to_params`) are
+all made from the declarations. Every mistake raises `RuleError`, one line naming the file, the
+key, the value and what is allowed. Keys, file format and errors: docs/rules-format.md.
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """Variants of a rule set for ``bjsim compare``: ``--vary``, ``--variant``, ``--vary-strategy``.
 
 A variant is a baseline with some rule keys changed, or with another strategy. A variant file
-(``configs/variants/*.toml``, format in ``docs/compare.md``) names its baseline and its changes::
-
-    [variant]
-    name = "h17"
-    description = "The dealer hits soft 17 (12.3: stands on all 17s)"
-    baseline = "../nz1994.toml"     # relative to this file
-    # strategy = "mimic-dealer"     # optional: the variant plays this instead
-
-    [changes]
-    dealer_hits_soft_17 = true
-
-``--variant`` also takes a plain rule file: the variant is then that whole rule set.
+(``configs/variants/*.toml``) names its baseline and its changes; ``--variant`` also takes a
+plain rule file, the variant then that whole rule set. Format: docs/compare.md, "Variant files".
 """
 
 from __future__ import annotations
@@ -90,7 +80,7 @@ def split_vary(text: str) -> list[str]:
 def vary_values(text: str) -> dict:
     """The keys and values of ``--vary KEY=VALUE[,KEY=VALUE...]``, each typed and checked
     (`simulator.rules.parse_overrides`)."""
-    if not isinstance(text, str):  # (the API: None had been a TypeError)
+    if not isinstance(text, str):  # (the API: None is refused in words, not a TypeError)
         raise RuleError(f"--vary {text!r:.40}: not text: give KEY=VALUE[,KEY=VALUE...], e.g. "
                         "decks=8")
     items = split_vary(text)
@@ -392,7 +382,7 @@ def from_files(base, files, whole=(), origins: dict | None = None
     Any other file's problem raises, as a file the user named must apply, a combination with a
     key of ``base`` naming where that key was set (``origins``, `from_file`)."""
     rule_set(base, "base")  # (not left out with each file of ``whole``)
-    if not isinstance(files, (list, tuple)):  # (a path had been read letter by letter)
+    if not isinstance(files, (list, tuple)):  # (one path would be read letter by letter)
         raise RuleError(f"files = {files!r:.40}: allowed a list of the paths of variant or "
                         "rule files (--variant's)")
     whole = {str(f) for f in whole}

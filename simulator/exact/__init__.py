@@ -1,16 +1,8 @@
 """Exact (combinatorial) analysis of the game by card removal from the full shoe.
 
-- `dealer_probabilities(rules, composition, up, no_blackjack=False)`: dealer final totals.
-- `analyze(rules, strategy=None, optimal=False)`: the main game's expected return and SD, the
-  value of every first decision, and the Super Sevens figures.
-- `basic_strategy(rules, with_super_sevens=False, name=None, insurance=False)`: the optimal
-  total-dependent strategy as a `Strategy` (what `bjsim strategy generate` writes), insurance
-  and even money each taken where it gains (`analyze.worth_taking`), both with ``insurance``.
-- `simulator.exact.compare`: the figures of `bjsim exact` (the 7-7 question included) and of
-  `bjsim simulate --exact` (theory, difference and z-score beside a simulated summary).
-- `super_sevens(rules, sevens_play, guaranteed_third=False)`: Super Sevens line by line.
-
-Method and approximations: ``docs/exact.md``.
+`dealer_probabilities`, `analyze`, `basic_strategy` and `super_sevens`; `simulator.exact.compare`
+makes the figures of ``bjsim exact`` and ``bjsim simulate --exact``. What each returns:
+docs/exact.md, "API"; method and approximations: the rest of docs/exact.md.
 """
 
 from simulator.exact.analyze import analyze, basic_strategy

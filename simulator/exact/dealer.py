@@ -1,13 +1,8 @@
 """Dealer final-total probabilities by exact card removal (rules 12.3 and the dealer's blackjack).
 
-The dealer's hand from an up card is a sequence of draws that stops at 17 or more (12.3: stand on
-all 17s, or hit soft 17 when ``dealer_hits_soft_17``) or at a bust; an up card ace or ten and a
-second card ten or ace make a blackjack. The probability of drawing a given *sequence* from a
-composition depends only on the *multiset* of cards drawn (a product of falling factorials), so
-for each up card and hit rule we enumerate once the multisets the dealer can finish with, with
-the number of legal drawing orders of each and its final total. The probabilities for any
-composition are then a sum over those few thousand multisets, each multiset's chance taken from
-a shorter one's (`dealer_tree`), in a numba kernel.
+The multisets of cards the dealer can finish with are enumerated once per up card and hit rule,
+each with its number of drawing orders; a composition's probabilities are a sum over them, in a
+numba kernel (`dealer_tree`). Method: docs/exact.md, "Method", step 1.
 
 Outcome index: 0..4 = final 17..21, 5 = bust, 6 = blackjack.
 """
