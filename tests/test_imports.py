@@ -65,14 +65,14 @@ def test_no_import_cycles():
 
 def test_the_kernel_is_layered():
     # The engine's modules in order: each imports only those before it (and the project's
-    # bottom layers: layout, jit; the package's entry builds tables from strategy files and
-    # checks that a rules argument is a rule set, `rules.rule_set`).
+    # bottom layers: layout, jit, checks; the package's entry builds tables from strategy files
+    # and checks that a rules argument is a rule set, `rules.rule_set`).
     order = ["simulator.kernel.rng", "simulator.kernel.tally", "simulator.kernel.tables",
              "simulator.kernel.count", "simulator.kernel.play", "simulator.kernel"]
     graph = _graph()
     assert sorted(m for m in graph if m.startswith("simulator.kernel")) == sorted(order)
-    base = {"simulator", "simulator.layout", "simulator.jit", "simulator.strategy",
-            "simulator.rules"}
+    base = {"simulator", "simulator.layout", "simulator.jit", "simulator.checks",
+            "simulator.strategy", "simulator.rules"}
     for i, m in enumerate(order):
         above = graph[m] - base - set(order[:i])
         assert not above, f"{m} imports {sorted(above)}"
