@@ -171,7 +171,37 @@ def warm(name: str, fn, *args) -> None:
         timer.daemon = True
         timer.start()
         try:
-            fn(*args)
+            try:
+                fn(*args)
+            except Exception as err:  # noqa: BLE001 (numba's own, loading a damaged cache file)
+                if not _forget_cache(fn):
+                    raise
+                _say(f"bjsim: the cache of {VERSIONS[name][0]} could not be read ("
+                     f"{type(err).__name__}: a file cut short or damaged): compiling it again")
+                fn(*args)  # (an error here is not the cache's: raised)
         finally:
             timer.cancel()
         _warmed.add(name)
+
+
+def _forget_cache(fn) -> bool:
+    """Empty the on-disk cache index (numba's ``Cache.flush``) of ``fn``, or of the compiled
+    functions its module names where it is a plain function that compiles them, so that their
+    next call compiles and writes them again; False where there is none."""
+    found = [fn] if hasattr(fn, "_cache") else [
+        v for v in getattr(fn, "__globals__", {}).values() if hasattr(v, "_cache")]
+    caches = [f._cache for f in found if type(f._cache).__name__ != "NullCache"
+              and hasattr(f._cache, "flush")]
+    try:
+        for cache in caches:
+            cache.flush()
+    except OSError:
+        return False
+    return bool(caches)
+
+
+def _say(line: str) -> None:
+    from tqdm import tqdm
+
+    tqdm.write(line, file=sys.stderr)
+    sys.stderr.flush()

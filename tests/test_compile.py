@@ -98,3 +98,42 @@ def test_a_temporary_folder_of_another_users_is_not_used(monkeypatch, tmp_path):
         os.chown(theirs, 65534, 65534)
         assert jit.private_folder() == own
     jit._own_folder.cache_clear()
+
+
+DAMAGED = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import small
+from simulator import jit
+jit.warm("simulate", small.add_one, 1)
+print(small.add_one(41))
+"""
+
+
+def test_a_damaged_cache_file_is_compiled_again_not_a_traceback(tmp_path):
+    """An environment review: a cache file of numba's cut short (a crash, a full disk) or
+    overwritten ended every later run in numba's UnpicklingError traceback, or "Aborted!" for
+    an empty one (click reading its EOFError as Ctrl-D), until the file was found and removed.
+    `jit.warm` empties the function's cache index and compiles it again, saying so, once."""
+    (tmp_path / "mod").mkdir()
+    (tmp_path / "mod" / "small.py").write_text(
+        "from simulator.jit import njit\n\n\n@njit\ndef add_one(x):\n    return x + 1\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+
+    def run():
+        return subprocess.run([sys.executable, "-c", DAMAGED, str(tmp_path / "mod")], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=300)
+
+    assert run().returncode == 0
+    (data,) = (tmp_path / "cache").rglob("small.add_one-*.nbc")
+    (index,) = (tmp_path / "cache").rglob("small.add_one-*.nbi")
+    for damage in (lambda: data.write_bytes(b""), lambda: index.write_bytes(b"\x80\x04junk"),
+                   lambda: data.write_bytes(os.urandom(600))):
+        damage()
+        done = run()
+        assert done.returncode == 0 and done.stdout.strip() == "42", done.stderr[-2000:]
+        said = [ln for ln in done.stderr.splitlines() if ln.strip()]
+        assert len(said) == 1 and said[0].startswith(
+            "bjsim: the cache of the simulation kernel could not be read ("), said
+        again = run()  # (written again: read without a word)
+        assert again.returncode == 0 and again.stderr.strip() == "", again.stderr
