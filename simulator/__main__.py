@@ -68,7 +68,9 @@ def run() -> None:
             raise KeyboardInterrupt
         end(done[0])
 
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    from simulator.stops import STOP_SIGNALS
+
+    for sig in STOP_SIGNALS:
         signal.signal(sig, late)
     try:
         main()

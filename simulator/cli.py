@@ -670,7 +670,7 @@ class MainGroup(OneLineGroup):
 
         _STOPPED_BY[0] = signal.SIGINT  # (a command run in this process before may have set it)
         try:
-            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+            previous = {sig: signal.signal(sig, stop) for sig in stops.STOP_SIGNALS}
         except ValueError:  # not the main thread
             previous = {}
         try:
@@ -784,7 +784,7 @@ def _interrupt_exits():
             hook(info)
 
     try:
-        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        previous = {sig: signal.signal(sig, on_signal) for sig in stops.STOP_SIGNALS}
     except ValueError:  # not the main thread: Python's own handlers stay
         previous = {}
     hook, sys.unraisablehook = sys.unraisablehook, unraisable

@@ -9,10 +9,12 @@ is, and why each group of modules is stamped with one hash of its sources: docs/
 import functools
 import hashlib
 import os
+import pickle
 import stat
 import sys
 import tempfile
 import threading
+import traceback
 from pathlib import Path
 
 import numba
@@ -174,7 +176,7 @@ def warm(name: str, fn, *args) -> None:
             try:
                 fn(*args)
             except Exception as err:  # noqa: BLE001 (numba's own, loading a damaged cache file)
-                if not _forget_cache(fn):
+                if not _in_the_cache(err) or not _forget_cache(fn):
                     raise
                 _say(f"bjsim: the cache of {VERSIONS[name][0]} could not be read ("
                      f"{type(err).__name__}: a file cut short or damaged): compiling it again")
@@ -182,6 +184,14 @@ def warm(name: str, fn, *args) -> None:
         finally:
             timer.cancel()
         _warmed.add(name)
+
+
+def _in_the_cache(err: Exception) -> bool:
+    """Was ``err`` raised reading numba's on-disk cache (a file cut short, overwritten)?"""
+    frames = traceback.extract_tb(err.__traceback__)
+    return bool(frames) and frames[-1].filename.replace("\\", "/").endswith(
+        "numba/core/caching.py") or isinstance(err, (pickle.UnpicklingError, EOFError)) and any(
+        f.filename.replace("\\", "/").endswith("numba/core/caching.py") for f in frames)
 
 
 def _forget_cache(fn) -> bool:

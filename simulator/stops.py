@@ -10,6 +10,13 @@ import signal
 import threading
 from contextlib import contextmanager
 
+# The signals that stop a command as Ctrl-C does, nothing lost: Ctrl-C, a scheduler's SIGTERM,
+# and where the system has them a terminal closed (SIGHUP; not where ignored, as under nohup)
+# and a CPU-time limit's warning before its kill (SIGXCPU).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + tuple(
+    getattr(signal, name) for name in ("SIGHUP", "SIGXCPU") if hasattr(signal, name)
+    and signal.getsignal(getattr(signal, name)) is not signal.SIG_IGN)
+
 
 class DeferredStops:
     """While chunks play, Ctrl-C and SIGTERM are noted, not raised where they land, and
@@ -18,7 +25,7 @@ class DeferredStops:
     leaving them held: a worker finishing its chunk then waited on them forever, and the stop
     with it. (Main thread only; elsewhere signals are as they were.)"""
 
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+    SIGNALS = STOP_SIGNALS
 
     def __init__(self):
         self.noted: list = []

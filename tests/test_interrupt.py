@@ -151,18 +151,22 @@ def test_a_run_stopped_part_way_resumes_to_the_uninterrupted_result(tmp_path, si
     assert saved < whole["results"]["rounds"]  # the stop came part way through
 
 
-def test_sigterm_part_way_saves_every_finished_chunk_and_reports_them(tmp_path):
+@pytest.mark.parametrize("sig", [signal.SIGTERM] + [getattr(signal, n) for n in (
+    "SIGHUP", "SIGXCPU") if hasattr(signal, n)], ids=lambda s: signal.Signals(s).name)
+def test_sigterm_part_way_saves_every_finished_chunk_and_reports_them(tmp_path, sig):
     """A scheduler's SIGTERM is taken as Ctrl-C: exit 143, the partial report of the chunks
     finished, and the checkpoint holding them all (saved on the way out, not only every few
-    seconds)."""
+    seconds). So are a terminal closed (SIGHUP, 129) and a CPU-time limit's warning (SIGXCPU,
+    152): an environment review found each ended the run with no report and a checkpoint up to
+    5 s behind."""
     path = tmp_path / "term.ckpt"
     proc = start(FIXED, path)
     deadline = time.monotonic() + 300
     while not _rounds_saved(path) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
-    proc.send_signal(signal.SIGTERM)
+    proc.send_signal(sig)
     out, err = finish(proc, 300)
-    assert proc.returncode == 143, err
+    assert proc.returncode == 128 + sig, err
     assert "Traceback" not in err and "bjsim: interrupted" not in out
     partial = json.loads(out)
     assert partial["run"]["partial"] is True
@@ -903,3 +907,27 @@ def test_outside_a_command_a_stop_is_ctrl_cs_again():
         stops.raising(signal.SIGTERM)
         assert stops.last_signal() == signal.SIGTERM
     assert stops.last_signal() == signal.SIGINT
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="the system has no SIGHUP")
+def test_a_run_under_nohup_plays_on_when_its_terminal_closes(tmp_path):
+    """SIGHUP stops a run as SIGTERM does, but not one that started with it ignored (nohup):
+    that run ends whole."""
+    def ignoring_hangups():
+        from_a_terminal()
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+    path = tmp_path / "run.ckpt"
+    env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", "simulate", *FIXED, "-q", "-f",
+                             "json", "--checkpoint", str(path)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ignoring_hangups)
+    deadline = time.monotonic() + 300
+    while not _rounds_saved(path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert proc.poll() is None  # (playing: the hang-up comes part way)
+    proc.send_signal(signal.SIGHUP)
+    out, err = finish(proc, 300)
+    assert proc.returncode == 0, err
+    assert json.loads(out)["run"]["partial"] is False
