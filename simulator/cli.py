@@ -2076,13 +2076,14 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     # (a bad --strategy is refused before the cards are read)
     where = "<stdin>" if cards_path == "-" else cards_path
     if cards_path == "-":
-        from simulator.rules import MAX_FILE
+        from simulator.rules import MAX_FILE, read_at_most
 
         if sys.stdin is None:  # (started with it closed: <&-)
             raise BjsimError("--cards -: standard input is closed: give the cards there, or a "
                              "card file")
         raw = getattr(sys.stdin, "buffer", None)  # (bytes, decoded as a file's are)
-        text = (raw or sys.stdin).read(MAX_FILE + 1)  # (as a file: `cat /dev/zero |` read no end)
+        text = read_at_most(raw or sys.stdin, MAX_FILE + 1)  # (as a file: `cat /dev/zero |`
+        # had been read to no end)
         if len(text) > MAX_FILE:
             raise BjsimError(f"--cards -: standard input longer than {MAX_FILE >> 20} MiB, too "
                              "long for a card file")

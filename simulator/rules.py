@@ -812,7 +812,7 @@ def read_text(path, kind: str, error=None, source=None, missing=None,
         raise error(f"{source}: a named pipe, not {_a(kind)} file" + _then(allowed))
     try:
         with open(path, "rb") as f:  # (at most MAX_FILE: /dev/zero had been read to no end)
-            raw = f.read(MAX_FILE + 1)
+            raw = read_at_most(f, MAX_FILE + 1)
     except FileNotFoundError:
         raise error(missing or f"{source}: no such {kind} file" + _then(allowed)) from None
     except IsADirectoryError:
@@ -827,6 +827,19 @@ def read_text(path, kind: str, error=None, source=None, missing=None,
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
+
+
+def read_at_most(f, n: int):
+    """Up to ``n`` bytes (or characters) of the open file ``f``, a mebibyte at a time: one read
+    of ``n`` sets aside all of it first, which a tight memory limit refused for a small file."""
+    parts, got = [], 0
+    while got < n:
+        part = f.read(min(1 << 20, n - got))
+        if not part:
+            break
+        parts.append(part)
+        got += len(part)
+    return parts[0][:0].join(parts) if parts else f.read(0)
 
 
 def _then(allowed: str | None) -> str:

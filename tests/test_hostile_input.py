@@ -798,3 +798,25 @@ def test_a_list_option_given_twice_is_refused_not_cut_to_the_last():
                                     "--penetrations", "0.7"))
     assert line == ("Error: --penetrations given 2 times: allowed once (one list: every "
                     "penetration in it, as 0.6,0.75,0.9)"), line
+
+
+def test_a_file_is_read_a_mebibyte_at_a_time_up_to_the_cap():
+    """An environment review: one read of the 64 MiB cap set all of it aside first, and a run
+    under a memory limit failed reading a 4 KB rule file (MemoryError). Reads are of at most a
+    mebibyte, and stop at the cap."""
+    import io
+
+    from simulator.rules import read_at_most
+
+    class Recorded(io.BytesIO):
+        sizes: list = []
+
+        def read(self, n=-1):
+            self.sizes.append(n)
+            return super().read(n)
+
+    big = Recorded(b"x" * (3 << 20))
+    assert len(read_at_most(big, (2 << 20) + 1)) == (2 << 20) + 1
+    assert max(Recorded.sizes) <= 1 << 20
+    assert read_at_most(io.BytesIO(b"decks = 6\n"), 64 << 20) == b"decks = 6\n"
+    assert read_at_most(io.StringIO(""), 10) == "" and read_at_most(io.StringIO("ab"), 1) == "a"
