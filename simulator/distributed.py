@@ -205,7 +205,7 @@ def _start_local(n: int) -> tuple:
     if not futures_wait([made], timeout=START_TIMEOUT).done:
         # gave up: a pair made later is closed (at once, made since the wait ended)
         made.add_done_callback(lambda f: f.exception() is None and _close_pair(*f.result()))
-        raise SchedulerError(
+        raise ClusterError(  # (no mistake of the user's: exit 1, as a cluster's failure)
             f"--scheduler local: the local Dask cluster of {n} worker processes did not start "
             f"in {START_TIMEOUT:g} s: run again, or without --scheduler (threads)")
     return made.result()

@@ -826,18 +826,26 @@ def test_a_local_cluster_that_does_not_start_is_named_and_closed_when_it_does(mo
     monkeypatch.setattr(distributed, "LocalCluster", Late)
     monkeypatch.setattr(distributed, "Client", Client)
     monkeypatch.setattr(D, "START_TIMEOUT", 0.2)
-    with pytest.raises(D.SchedulerError) as err:
+    with pytest.raises(D.ClusterError) as err:  # (exit 1, not a user's mistake's 2)
         D.connect("local", 2)
     assert str(err.value) == (
         "--scheduler local: the local Dask cluster of 2 worker processes did not start in 0.2 s: "
         "run again, or without --scheduler (threads)")
     assert closed == []
+    # the command line: one Error: line, exit 1 (a cluster's failure; an environment review
+    # found exit 2, a user's mistake's, which a CI job reads as a bad command)
+    r = run_cli("simulate", *RUN, "--scheduler", "local", "--workers", "2")
+    assert r.exit_code == 1, r.output
+    assert [ln for ln in r.stderr.splitlines() if ln.strip()] == [
+        "Error: --scheduler local: the local Dask cluster of 2 worker processes did not start "
+        "in 0.2 s: run again, or without --scheduler (threads): no chunk finished: nothing to "
+        "report"]
     go.set()
     for _ in range(100):
-        if len(closed) == 2:
+        if len(closed) == 4:
             break
         time.sleep(0.05)
-    assert closed == ["client", "cluster"]
+    assert closed == ["client", "cluster"] * 2
 
 
 def test_a_local_cluster_made_as_the_wait_ends_is_closed(monkeypatch):
@@ -869,7 +877,7 @@ def test_a_local_cluster_made_as_the_wait_ends_is_closed(monkeypatch):
     monkeypatch.setattr(distributed, "LocalCluster", Made)
     monkeypatch.setattr(distributed, "Client", Client)
     monkeypatch.setattr(D, "futures_wait", late_wait)  # (distributed's own name: not the module's)
-    with pytest.raises(D.SchedulerError, match="did not start"):
+    with pytest.raises(D.ClusterError, match="did not start"):
         D.connect("local", 1)
     assert closed == ["client", "cluster"]
 
