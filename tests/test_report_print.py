@@ -452,7 +452,7 @@ def test_a_chart_on_a_phone_is_shown_large_enough_to_read_and_opens_whole(tmp_pa
     page = tmp_path / "phone.html"
     page.write_text(html.replace("</body>", probe + "</body>"), encoding="utf-8")
     (tmp_path / "charts").mkdir()
-    (tmp_path / "charts" / "c.png").write_bytes(_png(900, 500))
+    _png(tmp_path / "charts" / "c.png", 900, 500)
     widths = {}
     for window in (500, 1400):  # (500: headless Chromium's narrowest window)
         res = chromium.run(page, "--dump-dom", f"--window-size={window},900",
@@ -464,18 +464,3 @@ def test_a_chart_on_a_phone_is_shown_large_enough_to_read_and_opens_whole(tmp_pa
     # (its border's 2 px beside): legible, scrolling in a box the screen's width; on a wide
     # screen at its own size
     assert 600 <= img <= 602 and box < 500 and 900 <= widths[1400][0] <= 902, widths
-
-
-def _png(width: int, height: int) -> bytes:
-    """A white PNG of ``width`` x ``height`` pixels."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        body = kind + data
-        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
-
-    rows = b"".join(b"\0" + b"\xff" * width for _ in range(height))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0,
-                                                                 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
