@@ -101,6 +101,20 @@ def test_a_cache_folder_that_is_a_file_is_said_to_be_one(tmp_path, monkeypatch, 
             f"bjsim: the cache folder {folder} cannot be written ({why}): results are not kept")
 
 
+def test_a_folder_in_a_cache_files_place_is_named_not_the_cache_folder(tmp_path, monkeypatch,
+                                                                        capsys):
+    """An environment review: a folder where a cache file goes was said as the cache folder
+    being unwritable (Is a directory), though the folder can be written."""
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(cache, "_WARNED", [])
+    (tmp_path / "basic-x.toml").mkdir()
+    assert not cache.write_atomic(tmp_path / "basic-x.toml", "x")
+    assert capsys.readouterr().err == (
+        f"bjsim: the cache file {tmp_path / 'basic-x.toml'} cannot be written (a folder is in "
+        "its place): this result is not kept (remove that folder)\n")
+    assert cache.write_atomic(tmp_path / "other.toml", "x")  # (the folder itself is fine)
+
+
 def test_a_slow_results_line_says_it_is_not_kept_where_the_cache_cannot_be_written(
         tmp_path, monkeypatch):
     # "deriving ... (exact analyzer, a few seconds; then cached)" under a cache folder that is a

@@ -132,7 +132,10 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
             note(f"bjsim: the cached {path} {why}: made again")
         return True
     except OSError as err:
-        if not _WARNED:  # once a process: every later result is not kept either
+        if os.path.isdir(path):  # (the entry, not its folder: a folder in its place)
+            sys.stderr.write(f"bjsim: the cache file {path} cannot be written (a folder is in "
+                             "its place): this result is not kept (remove that folder)\n")
+        elif not _WARNED:  # once a process: every later result is not kept either
             _WARNED.append(path)
             sys.stderr.write(f"bjsim: the cache folder {cache_dir()} cannot be written "
                              f"({_why_not(cache_dir(), err)}): results are not kept, and are "
