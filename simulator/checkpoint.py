@@ -316,7 +316,6 @@ def load(path) -> dict:
     return doc
 
 
-
 def carried_on(path) -> bool:
     """Will a resume of the checkpoint ``path`` write it: a run (or count's control run) not
     finished? False for one that cannot be read (the resume says why)."""

@@ -22,6 +22,7 @@ import os
 import re
 import shlex
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -54,8 +55,8 @@ _option = functools.partial(click.option, cls=_Option)  # (every option of bjsim
 
 
 def _interrupted() -> int:
-    """The exit code of a command a stop signal ended: 130 (128 + SIGINT) for Ctrl-C, 143 for
-    SIGTERM."""
+    """The exit code of a command a stop signal ended: 128 + the signal, 130 for Ctrl-C, 143 for
+    SIGTERM (129 SIGHUP, 152 SIGXCPU: `stops.STOP_SIGNALS`)."""
     return 128 + int(_STOPPED_BY[0])
 
 
@@ -653,9 +654,9 @@ class OneLineGroup(OneLineCommand, click.Group):
 
 class MainGroup(OneLineGroup):
     """The ``bjsim`` group: Ctrl-C at any moment of a command (reading options, importing,
-    compiling, playing, writing) ends it with one line on stderr and exit code 130; SIGTERM
-    does the same with 143. A run that had started has already printed its partial report
-    (`simulator.run.simulate`) and saved its checkpoint."""
+    compiling, playing, writing) ends it with one line on stderr and exit code 130; SIGTERM does the
+    same with 143, and SIGHUP and SIGXCPU (`stops.STOP_SIGNALS`) with theirs. A run that had started
+    has already printed its partial report (`simulator.run.simulate`) and saved its checkpoint."""
 
     group_class = OneLineGroup
 
@@ -1285,11 +1286,15 @@ def _shipped(ctx, param, value):
 
 
 def _named_if_missing(ctx, param, path, load) -> None:
-    """A file option's ``path`` that is no file (missing, or a folder) refused by its loader
-    ``load``'s own line after the option as typed (``--rules nosuch: no such rule file: ...``),
-    as a shipped name's refusal is; nothing is read (a pipe or /dev/stdin is read once, by the
+    """A file option's ``path`` that is no file (missing, a folder, a named pipe) refused by its
+    loader ``load``'s own line after the option as typed (``--rules nosuch: no such rule file:
+    ...``), as a shipped name's refusal is; nothing is read (/dev/stdin is read once, by the
     command)."""
-    if os.path.exists(path) and not os.path.isdir(path):
+    try:
+        piped = stat.S_ISFIFO(os.stat(path).st_mode)  # (refused by the loader, not read)
+    except (OSError, ValueError):
+        piped = False
+    if os.path.exists(path) and not os.path.isdir(path) and not piped:
         return
     try:
         load(path)

@@ -176,10 +176,10 @@ def connect(scheduler: str, workers: int | None = None):
 
 
 def _start_local(n: int) -> tuple:
-    """``(client, cluster)`` of a `LocalCluster` of ``n`` worker processes, made on a thread of
-    its own and waited for `START_TIMEOUT` seconds at most; else `SchedulerError` (Dask's start
-    has no time limit of its own, and hung once in this project's tests). A pair made after the
-    wait is closed."""
+    """``(client, cluster)`` of a `LocalCluster` of ``n`` worker processes, made on a thread of its
+    own and waited for `START_TIMEOUT` seconds at most; else `ClusterError`, a failure, not a
+    mistake of the user's (Dask's start has no time limit of its own, and hung once in this
+    project's tests). A pair made after the wait is closed."""
     from distributed import Client, LocalCluster
 
     made: concurrent.futures.Future = concurrent.futures.Future()

@@ -9,7 +9,6 @@ is, and why each group of modules is stamped with one hash of its sources: docs/
 import functools
 import hashlib
 import os
-import pickle
 import stat
 import sys
 import tempfile
@@ -187,20 +186,26 @@ def warm(name: str, fn, *args) -> None:
 
 
 def _in_the_cache(err: Exception) -> bool:
-    """Was ``err`` raised reading numba's on-disk cache (a file cut short, overwritten)?"""
-    frames = traceback.extract_tb(err.__traceback__)
-    return bool(frames) and frames[-1].filename.replace("\\", "/").endswith(
-        "numba/core/caching.py") or isinstance(err, (pickle.UnpicklingError, EOFError)) and any(
-        f.filename.replace("\\", "/").endswith("numba/core/caching.py") for f in frames)
+    """Was ``err`` raised reading numba's on-disk cache (a file cut short, overwritten), not
+    writing it (a full disk) nor anywhere else?"""
+    return any(f.filename.replace("\\", "/").endswith("numba/core/caching.py")
+               and f.name in _READING for f in traceback.extract_tb(err.__traceback__))
+
+
+_READING = {"load_overload", "_load_overload", "load", "_load_index", "_load_data"}
 
 
 def _forget_cache(fn) -> bool:
-    """Empty the on-disk cache index (numba's ``Cache.flush``) of ``fn``, or of the compiled
-    functions its module names where it is a plain function that compiles them, so that their
-    next call compiles and writes them again; False where there is none."""
-    found = [fn] if hasattr(fn, "_cache") else [
-        v for v in getattr(fn, "__globals__", {}).values() if hasattr(v, "_cache")]
-    caches = [f._cache for f in found if type(f._cache).__name__ != "NullCache"
+    """Empty the on-disk cache index (numba's ``Cache.flush``) of ``fn``, of the compiled
+    functions its module names, and of every compiled function of bjsim's (one ``fn`` calls,
+    in a module of its own, may hold the damaged file), so that each compiles and writes its
+    cache again; False where there is none."""
+    modules = [getattr(getattr(fn, "py_func", fn), "__globals__", {})] + [
+        vars(m) for name, m in list(sys.modules.items())
+        if name == "simulator" or name.startswith("simulator.")]
+    found = {id(f): f for f in [fn] + [v for g in modules for v in list(g.values())]
+             if hasattr(f, "_cache") and hasattr(f, "py_func")}
+    caches = [f._cache for f in found.values() if type(f._cache).__name__ != "NullCache"
               and hasattr(f._cache, "flush")]
     try:
         for cache in caches:

@@ -1,8 +1,8 @@
-"""Ctrl-C and SIGTERM noted, not raised where they land, and delivered at a point of the
-caller's choosing: between chunks (a stop raised inside ``concurrent.futures`` could leave its
-locks held), and from the last chunk to the written report (a stop there loses nothing). A
-generator of chunks suspended at a yield leaves the caller's handlers in place (`pause`), but
-for the library's own code it yields to (`holding`)."""
+"""Ctrl-C and SIGTERM (and SIGHUP, SIGXCPU: `STOP_SIGNALS`) noted, not raised where they land, and
+delivered at a point of the caller's choosing: between chunks (a stop raised inside
+``concurrent.futures`` could leave its locks held), and from the last chunk to the written report (a
+stop there loses nothing). A generator of chunks suspended at a yield leaves the caller's handlers
+in place (`pause`), but for the library's own code it yields to (`holding`)."""
 
 from __future__ import annotations
 

@@ -116,8 +116,11 @@ def test_a_damaged_cache_file_is_compiled_again_not_a_traceback(tmp_path):
     an empty one (click reading its EOFError as Ctrl-D), until the file was found and removed.
     `jit.warm` empties the function's cache index and compiles it again, saying so, once."""
     (tmp_path / "mod").mkdir()
+    (tmp_path / "mod" / "inner.py").write_text(
+        "from simulator.jit import njit\n\n\n@njit\ndef one():\n    return 1\n")
     (tmp_path / "mod" / "small.py").write_text(
-        "from simulator.jit import njit\n\n\n@njit\ndef add_one(x):\n    return x + 1\n")
+        "from inner import one\n\nfrom simulator.jit import njit\n\n\n@njit\n"
+        "def add_one(x):\n    return x + one()\n")
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
 
     def run():
@@ -127,8 +130,15 @@ def test_a_damaged_cache_file_is_compiled_again_not_a_traceback(tmp_path):
     assert run().returncode == 0
     (data,) = (tmp_path / "cache").rglob("small.add_one-*.nbc")
     (index,) = (tmp_path / "cache").rglob("small.add_one-*.nbi")
+    (callee,) = (tmp_path / "cache").rglob("inner.one-*.nbc")
+
+    def the_callee():  # (a crash in a first compile: the callee's file cut short, no caller's)
+        index.unlink()
+        data.unlink()
+        callee.write_bytes(b"")
+
     for damage in (lambda: data.write_bytes(b""), lambda: index.write_bytes(b"\x80\x04junk"),
-                   lambda: data.write_bytes(os.urandom(600))):
+                   lambda: data.write_bytes(b"not a pickle " * 50), the_callee):
         damage()
         done = run()
         assert done.returncode == 0 and done.stdout.strip() == "42", done.stderr[-2000:]
@@ -137,3 +147,18 @@ def test_a_damaged_cache_file_is_compiled_again_not_a_traceback(tmp_path):
             "bjsim: the cache of the simulation kernel could not be read ("), said
         again = run()  # (written again: read without a word)
         assert again.returncode == 0 and again.stderr.strip() == "", again.stderr
+
+
+def test_an_error_not_the_caches_is_raised_as_it_is(capsys):
+    """`jit.warm` compiles again only for an error raised reading numba's cache: any other (a
+    stop's RuntimeError in a worker, a full disk writing the cache) is raised, nothing said."""
+    import pytest
+
+    from simulator import jit
+
+    def broken():
+        raise RuntimeError("not the cache")
+
+    with pytest.raises(RuntimeError, match="not the cache"):
+        jit.warm("simulate-test-broken", broken)
+    assert capsys.readouterr().err == ""

@@ -758,11 +758,15 @@ def test_a_named_pipe_given_as_a_file_is_refused_not_waited_on(tmp_path):
     """A FIFO as a rule, strategy or card file waited for a writer for ever."""
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
-    for args in (["rules", "check", fifo], ["simulate", "-q", "-n", "1000", "--rules", fifo],
+    line = is_one_line_error(invoke("rules", "check", fifo))
+    assert line.startswith(f"Error: {fifo}: a named pipe, not a rule file"), line
+    for args in (["simulate", "-q", "-n", "1000", "--rules", fifo],
                  ["simulate", "-q", "-n", "1000", "--strategy", fifo],
-                 ["replay", "--cards", fifo]):
+                 ["count", "-q", "-n", "1000", "--plan", fifo],
+                 ["compare", "-q", "-n", "1000", "--variant", fifo],
+                 ["replay", "--cards", fifo]):  # (the option first, as for a folder)
         line = is_one_line_error(invoke(*args))
-        assert f"{fifo}: a named pipe, not a" in line, line
+        assert line.startswith(f"Error: {args[-2]} {fifo}: a named pipe, not a"), line
 
 
 def test_a_symbolic_link_loop_is_one_line(tmp_path):

@@ -157,20 +157,29 @@ def test_a_counting_sections_penetration_table_prints_every_page_at_full_size(tm
     """The penetration table (25 columns) was wider than the A4 page, and Chromium printed the
     whole report smaller to fit it: body type 7.0 pt against 9.2. Printed in parts, the text
     beside it is the size it is without it."""
+    _, (alone, beside), _ = _the_sweep_printed(tmp_path, "2026-12-05")
+    assert alone and beside and max(alone) - min(alone) < 0.01
+    assert min(beside) > 0.98 * alone[0], (alone[0], min(beside))
+
+
+def _the_sweep_printed(tmp_path, printed):
+    """The counting section's sweep, printed beside filler words and the filler alone, as
+    report.pdf's page (``printed`` a date) or report.html (None): ``(section, (the filler's
+    word heights alone, beside it), (the pages' text alone, beside it))``."""
     from tests.test_count_report import sweep_section
 
     sec, _ = sweep_section("sevens-super-sevens", 500, "basic-super-sevens")
-    heights = []
+    heights, texts = [], []
     for blocks in (["Filler words here " * 50], ["Filler words here " * 50, *sec.blocks]):
         page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"
         page.write_text(render.to_html("Title", [sections.Section("s", "S", blocks)],
-                                       printed="2026-12-05"), encoding="utf-8")
+                                       printed=printed), encoding="utf-8")
         res = chromium.print_pdf(page, pdf)
         assert pdf.is_file(), res.stderr[-2000:]
         heights.append(_word_heights(pdf, "Filler"))
-    alone, beside = heights
-    assert alone and beside and max(alone) - min(alone) < 0.01
-    assert min(beside) > 0.98 * alone[0], (alone[0], min(beside))
+        texts.append(subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True,
+                                    text=True, check=True).stdout)
+    return sec, heights, texts
 
 
 @NEEDS_PRINTING
@@ -179,21 +188,9 @@ def test_report_html_printed_by_a_browser_prints_a_wide_table_in_parts(tmp_path)
     penetration table at the page's edge. Printed as a browser prints it (no ``printed`` date),
     every column's head is on the pages and the text beside it is at full size; on a screen the
     table is whole, once with its id."""
-    from tests.test_count_report import sweep_section
-
-    sec, _ = sweep_section("sevens-super-sevens", 500, "basic-super-sevens")
+    sec, (alone, beside), texts = _the_sweep_printed(tmp_path, None)
     table = next(b for b in sec.blocks if isinstance(b, sections.Table) and len(b.parts()) > 1)
-    heights, texts = [], []
-    for blocks in (["Filler words here " * 50], ["Filler words here " * 50, *sec.blocks]):
-        page, pdf = tmp_path / "report.html", tmp_path / "print.pdf"
-        html = render.to_html("Title", [sections.Section("s", "S", blocks)])
-        page.write_text(html, encoding="utf-8")
-        res = chromium.print_pdf(page, pdf)
-        assert pdf.is_file(), res.stderr[-2000:]
-        heights.append(_word_heights(pdf, "Filler"))
-        texts.append(subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True,
-                                    text=True, check=True).stdout)
-    alone, beside = heights
+    html = (tmp_path / "print.html").read_text(encoding="utf-8")
     assert min(beside) > 0.98 * alone[0], (alone[0], min(beside))
     words = " ".join(texts[1].split())
     last = table.shown()[0][-1][1]  # (the last column's head: cut off where the page clipped)
