@@ -479,6 +479,11 @@ def no_such_rule_or_variant_file(path) -> str:
     passes as it is where no file matches it), the folder it was expanded in and the shipped
     variants' folder in place of their names."""
     rule_sets = ", ".join(shipped_rule_sets())
+    if os.path.islink(path):  # (a link that leads nowhere: to itself, or to no file)
+        try:
+            os.stat(path)
+        except OSError as err:
+            return f"{path}: cannot read the rule file: {err.strerror or err}"
     if any(c in str(path) for c in "*?["):
         return (f"{path}: no such rule or variant file: a pattern is expanded by the shell, in "
                 f"the folder it runs in ({Path.cwd()}), and passed as it is where no file "
