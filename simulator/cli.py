@@ -1864,6 +1864,11 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
 
         distributed.require_dask()
         scheduler = distributed.check_address(scheduler)
+        workers, cores = ctx.params.get("workers"), os.cpu_count() or 1
+        if scheduler == "local" and workers and workers > cores:  # (an ops review: 64 on 2)
+            click.echo(f"bjsim: warning: --workers {workers} with --scheduler local starts "
+                       f"{workers} worker processes on {cores} cores: each loads the engine "
+                       "(about 200 MB), and they share the cores", err=True)
     return scheduler
 
 

@@ -19,9 +19,9 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM) + tuple(
 
 
 class DeferredStops:
-    """While chunks play, Ctrl-C and SIGTERM are noted, not raised where they land, and
-    `deliver` hands them to the handlers they had at a point of its choosing. Raised at an
-    arbitrary point, one could land as ``concurrent.futures.wait`` held some futures' locks,
+    """While chunks play, Ctrl-C and the other `STOP_SIGNALS` are noted, not raised where they
+    land, and `deliver` hands them to the handlers they had at a point of its choosing. Raised at
+    an arbitrary point, one could land as ``concurrent.futures.wait`` held some futures' locks,
     leaving them held: a worker finishing its chunk then waited on them forever, and the stop
     with it. (Main thread only; elsewhere signals are as they were.)"""
 

@@ -489,6 +489,23 @@ def test_a_cluster_failure_after_the_last_chunk_loses_nothing(monkeypatch, comma
     assert doc[key] == threads[key]
 
 
+def test_more_local_workers_than_cores_are_warned_of(monkeypatch):
+    """An environment review: --scheduler local --workers 64 on 2 cores started 64 processes
+    without a word (and did not start in the time allowed)."""
+    def playing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
+                ready=None):
+        for i in todo:
+            yield job(i)
+
+    monkeypatch.setattr(D, "iter_jobs", playing)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    said = run_cli("simulate", *RUN, "--scheduler", "local", "--workers", "3").stderr
+    assert ("bjsim: warning: --workers 3 with --scheduler local starts 3 worker processes on 2 "
+            "cores: each loads the engine (about 200 MB), and they share the cores") in said
+    assert "warning" not in run_cli("simulate", *RUN, "--scheduler", "local", "--workers",
+                                    "2").stderr
+
+
 def test_a_cluster_failure_before_any_chunk_is_one_line(monkeypatch):
     lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
 
