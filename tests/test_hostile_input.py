@@ -753,7 +753,9 @@ def test_digits_other_than_0_to_9_are_refused(args):
 
 
 # A fuzzing review's findings: each now one line naming the input, exit 2.
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="the system has no named pipes")
+@pytest.mark.skipif(not hasattr(os, "mkfifo"),
+                    reason="needs a named pipe (os.mkfifo), which Linux and macOS have and "
+                    "Windows has not")
 def test_a_named_pipe_given_as_a_file_is_refused_not_waited_on(tmp_path):
     """A FIFO as a rule, strategy or card file waited for a writer for ever."""
     fifo = tmp_path / "fifo.toml"

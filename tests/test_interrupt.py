@@ -909,7 +909,9 @@ def test_outside_a_command_a_stop_is_ctrl_cs_again():
     assert stops.last_signal() == signal.SIGINT
 
 
-@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="the system has no SIGHUP")
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"),
+                    reason="needs SIGHUP (a terminal's hang-up), which Linux and macOS have and "
+                    "Windows has not")
 def test_a_run_under_nohup_plays_on_when_its_terminal_closes(tmp_path):
     """SIGHUP stops a run as SIGTERM does, but not one that started with it ignored (nohup):
     that run ends whole."""
