@@ -22,7 +22,6 @@ import os
 import re
 import shlex
 import signal
-import stat
 import sys
 import tempfile
 import threading
@@ -1290,11 +1289,9 @@ def _named_if_missing(ctx, param, path, load) -> None:
     loader ``load``'s own line after the option as typed (``--rules nosuch: no such rule file:
     ...``), as a shipped name's refusal is; nothing is read (/dev/stdin is read once, by the
     command)."""
-    try:
-        piped = stat.S_ISFIFO(os.stat(path).st_mode)  # (refused by the loader, not read)
-    except (OSError, ValueError):
-        piped = False
-    if os.path.exists(path) and not os.path.isdir(path) and not piped:
+    from simulator.rules import named_pipe
+
+    if os.path.exists(path) and not os.path.isdir(path) and not named_pipe(path):
         return
     try:
         load(path)

@@ -804,11 +804,7 @@ def read_text(path, kind: str, error=None, source=None, missing=None,
     if str(path) == "":  # (Path("") would read as the folder ".")
         raise error(f"{source + ': ' if source else ''}an empty path: name {_a(kind)} file")
     source = str(path) if source is None else source
-    try:
-        piped = stat.S_ISFIFO(os.stat(path).st_mode)  # (opened, a named pipe waits for a writer)
-    except (OSError, ValueError):
-        piped = False  # (said below, as open says it)
-    if piped:
+    if named_pipe(path):  # (opened, a named pipe waits for a writer)
         raise error(f"{source}: a named pipe, not {_a(kind)} file" + _then(allowed))
     try:
         with open(path, "rb") as f:  # (at most MAX_FILE: /dev/zero had been read to no end)
@@ -827,6 +823,14 @@ def read_text(path, kind: str, error=None, source=None, missing=None,
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
+
+
+def named_pipe(path) -> bool:
+    """Is ``path`` a named pipe (False where it cannot be looked at: reading it says why)?"""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def read_at_most(f, n: int):
