@@ -155,11 +155,8 @@ def compile_said() -> bool:
 def _say_compiling(name: str) -> None:
     """``compiling(name)`` on a line of its own: a progress bar drawn is cleared and drawn again
     below it (it began with a blank line on a first run, where no bar is drawn yet)."""
-    from tqdm import tqdm
-
     _said.add(name)
-    tqdm.write(compiling(name), file=sys.stderr)
-    sys.stderr.flush()
+    _say(compiling(name))
 
 
 def warm(name: str, fn, *args) -> None:
@@ -216,6 +213,7 @@ def _forget_cache(fn) -> bool:
 
 
 def _say(line: str) -> None:
+    """``line`` on stderr, on a line of its own above a progress bar drawn."""
     from tqdm import tqdm
 
     tqdm.write(line, file=sys.stderr)
