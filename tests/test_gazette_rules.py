@@ -29,11 +29,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simulator import reference
-from simulator.kernel.tables import total as engine_total
-from simulator.kernel.tally import dealer_stands
+from simulator.kernel.tally import blackjack, dealer_stands, total
 from simulator.rules import Rules
 
-engine_stands = getattr(dealer_stands, "py_func", dealer_stands)  # (its Python, as tables does)
+# The engine's own rules, as Python (as the tables use them) and compiled (as the round loop does)
+engine_stands = getattr(dealer_stands, "py_func", dealer_stands)
+engine_total = getattr(total, "py_func", total)
 
 NZ = Rules()  # the NZ 1994 game: no hole card, Super Sevens on, 6 decks, 3 hands, DAS, double hard
 MIMIC = make_strategy(name="mimic")  # hit below 17, stand on 17+, never split, no insurance
@@ -1043,8 +1044,18 @@ def test_rule_3_2_total_is_best_count_of_aces_as_one_or_eleven(codes):
     assert reference.hand_total(codes) == expected
     # only one ace can ever count 11 (two would be 22)
     assert reference.is_soft(codes) == (aces > 0 and sum(values) + 10 <= 21)
-    # the engine's own (`kernel.tables.total`: its hard total and whether it holds an ace)
+    # the engine's own (`kernel.tally.total`: its hard total and whether it holds an ace)
     assert engine_total(sum(values), int(aces > 0)) == expected
+    assert total(sum(values), int(aces > 0)) == expected
+
+
+@given(st.integers(0, 51), st.integers(0, 51))
+def test_the_engines_two_card_blackjack_is_the_references(a, b):
+    """The engine's blackjack test (`kernel.tally.blackjack`), Python and compiled, on two cards."""
+    values = [min(c // 4 + 1, 10) for c in (a, b)]
+    expected = reference.is_blackjack([a, b])
+    assert getattr(blackjack, "py_func", blackjack)(sum(values), int(1 in values)) == expected
+    assert blackjack(sum(values), int(1 in values)) == expected
 
 
 @given(st.lists(st.integers(0, 51), min_size=2, max_size=8), st.booleans())

@@ -264,7 +264,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             d_n = 2
             if cx is not None:  # not seen until the dealer's play
                 cs[C.CS_HID_TAG], cs[C.CS_HID_N] = tg[value(code) - 1], 1
-        d_bj = peek and d_hard == 11 and d_ace != 0
+        d_bj = peek and T.blackjack(d_hard, d_ace)
         need = M.NEED2 | M.STOOD if p[L.P_DRAW_NO_LIVE] != 0 else 0  # what step 7 draws for
         n_play, ssr = 0, nbr * ss_pay[SS_F] if ss_on else 0  # ssr: the round's Super Sevens
         for b in range(nbr):
@@ -364,8 +364,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             d_hard += value(code)
             d_ace |= np.int64(code < 4)
             d_n += 1
-            d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
-        d_total = d_hard + 10 if d_ace != 0 and d_hard + 10 <= 21 else d_hard
+            d_bj = d_n == 2 and T.blackjack(d_hard, d_ace)
+        d_total = T.total(d_hard, d_ace)
         o = T.outcome(d_bj, d_total)
         if ws[R.WS_FAIL] != 0:
             break

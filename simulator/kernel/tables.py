@@ -33,9 +33,7 @@ MOVES = ((0, 1), (0, 2), (1, 3), (2, 3), (2, 4))  # the line moves of a walked 7
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
 
 
-def total(hard: int, ace: int) -> int:
-    """Best total: ``hard + 10`` when the hand holds an ace and that is <= 21 (3.2)."""
-    return hard + 10 if ace and hard + 10 <= 21 else hard
+total, blackjack = T.total.py_func, T.blackjack.py_func  # (3.2; settled in ``tally``)
 
 
 class Builder:
@@ -136,7 +134,7 @@ class Builder:
     def dealt(self, si, v1, c, u):
         """The box's state after its first two cards (steps 2, 3 and the first decision)."""
         hard, ace = v1 + c, int(v1 == 1 or c == 1)
-        if hard == 11 and ace:  # blackjack (8.2); even money (8.3)
+        if blackjack(hard, ace):  # blackjack (8.2); even money (8.3)
             bits = T.X_BJ | (T.X_EM_OFFERED if u == 1 else 0)
             if u == 1 and self.flags[si, 1]:
                 return self.state(("EM", si), T.K_EM, 0, L.UNIT, 0, bits | T.X_EM)
@@ -310,7 +308,7 @@ def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
 
     def dealer(c, dh, da, first=False):
         """The dealer holds ``dh`` (hard), ``da`` (ace; ``first``: 2 cards) against class ``c``."""
-        if first and dh == 11 and da:
+        if first and blackjack(dh, da):
             return sid(("T", c, T.O_BJ))
         t = total(dh, da)
         if (draw_all or c[3] & STOOD) and not T.dealer_stands.py_func(t, t != dh, h17):
@@ -345,7 +343,7 @@ def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
             _, post, u = key
             if hand[post][3] & EXIT:
                 return post  # the loop plays the peek itself
-            if u + c == 11 and (u == 1 or c == 1):
+            if blackjack(u + c, u == 1 or c == 1):
                 return sid(("T", cls(int(peek_t[post])), T.O_BJ))
             return walk_of(post, c)
         if kind == "WH":  # the peek game's hands, the hole card carried along
@@ -373,22 +371,23 @@ def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
     wflags = [flags.get(k, 0) | by_kind.get(k[0], 0) for k in order]
     wrows = np.zeros((n, L.N_TALLY), np.int64)
     wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
-    pay_a = int(p[L.P_SS_PAY_A])
-    pay = [T.ss_net.py_func(i, p) for i in range(6)]
-    for (a, b), row in zip(MOVES, wrows[n - len(MOVES):], strict=True):  # a line moved
-        row[L.T_CARDS_DEALT] = 0
+    pay = [int(T.ss_net.py_func(i, p)) for i in range(6)]
+
+    def move(row, a, b):  # a box's Super Sevens bet moved from line a to line b
         T.add_ss.py_func(row, a, -1, pay[a], 0)
         T.add_ss.py_func(row, b, 1, pay[b], 0)
         row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay[b] - pay[a], pay[b] ** 2 - pay[a] ** 2)
+
+    for (a, b), row in zip(MOVES, wrows[n - len(MOVES):], strict=True):  # a walked 7-7's
+        row[L.T_CARDS_DEALT] = 0
+        move(row, a, b)
     for row, k in zip(wrows, order, strict=True):
         if k[0] == "P1" and k[2] == 7 and p[L.P_SS]:  # Super Sevens (a): the first card a seven
-            T.add_ss.py_func(row, 0, 1, pay_a, 0)
-            T.add_ss.py_func(row, 5, -1, -1, 0)
-            row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay_a + 1, pay_a * pay_a - 1)
+            move(row, 5, 0)
         if k[0] == "T":  # the box's and the round's fields, Super Sevens (f) until (a) is seen
             i = rep[k[1]] * T.N_OUTCOMES + k[2]
             row += rows[i]
-            T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), -1 if p[L.P_SS] else 0)
+            T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), pay[5] if p[L.P_SS] else 0)
     for k, c in on.items():  # a walked 7-7 is its link's state, its line moved in the walk
         wrows[keys[k]] = wrows[c]
         wflags[keys[k]] |= wflags[c]

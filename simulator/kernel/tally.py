@@ -28,6 +28,18 @@ X_BJ, X_EM, X_INS_TAKEN, X_INS_OFFERED, X_EM_OFFERED = 1, 2, 4, 8, 16
 
 
 @njit
+def total(hard, ace):
+    """Best total (3.2): ``hard + 10`` if the hand holds an ace and that is <= 21."""
+    return hard + 10 if ace and hard + 10 <= 21 else hard
+
+
+@njit
+def blackjack(hard, ace):
+    """Two cards (the caller knows) of hard sum ``hard`` and ``ace`` are a blackjack."""
+    return hard == 11 and ace != 0
+
+
+@njit
 def outcome(d_bj, d_total):
     """The dealer's outcome (``O_*``, 2..6 for 17..21) from blackjack and the final total."""
     if d_bj:
@@ -105,7 +117,7 @@ def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
                   (L.T_MAIN_WAGERED, L.UNIT * (nh + doubles))):  # fmt: skip
         row[at] += x
     if p[L.P_SS] != 0:
-        add_ss(row, np.int64(5), np.int64(1), np.int64(-1), slot)  # (f), until the cards move it
+        add_ss(row, np.int64(5), np.int64(1), ss_net(np.int64(5), p), slot)  # (f) until moved
     return main, ins
 
 
