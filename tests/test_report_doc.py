@@ -2364,6 +2364,36 @@ def test_the_rule_effects_chart_draws_a_cut_card_exact_change_apart_as_compare_d
     assert sections._cut_card_text(rows[:1]) == ""
 
 
+def _luminance(rgb) -> float:
+    """WCAG 2.1 relative luminance of an (r, g, b) in 0..1."""
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_a_cut_card_exact_mark_on_its_bar_stands_out_from_it(tmp_path, monkeypatch):
+    """An accessibility review: the cut-card exact mark (a red tri) drawn on its purple bar was
+    1.33:1 against it, where WCAG 1.4.11 asks 3:1 of a graphical object; the diamond had a black
+    edge. Pixels around the mark that reach 3:1 against the bar must outline it."""
+    import matplotlib.colors as mc
+    import numpy as np
+
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    rows = [{"variant": "decks-8", "difference": 0.0040, "ci95_low": 0.0035, "exact": 0.0020,
+             "exact_scope": "cut-card"}]
+    charts.rule_effects({"variants": {"rows": rows}}, tmp_path / "x.png")
+    (fig,) = kept
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[..., :3] / 255
+    x, y = fig.axes[0].transData.transform((0.20, 0))  # the mark (display pixels, from below)
+    cy, cx = img.shape[0] - int(round(y)), int(round(x))
+    bar = _luminance(mc.to_rgb("#807dba"))
+    assert _luminance(img[cy - 20, cx - 20]) == pytest.approx(bar, abs=1e-3)  # on the bar
+    near = img[cy - 12: cy + 12, cx - 12: cx + 12].reshape(-1, 3)
+    ratios = [(max(_luminance(c), bar) + 0.05) / (min(_luminance(c), bar) + 0.05) for c in near]
+    assert sum(r >= 3 for r in ratios) >= 20, sum(r >= 3 for r in ratios)
+
+
 def test_even_money_says_taking_it_gains_where_it_gains_and_what_the_strategy_does(proposed,
                                                                                     built):
     """At 6 to 5 it read "Taking it gives up -0.1689 of the initial wager each time"."""

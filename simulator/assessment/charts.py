@@ -132,6 +132,8 @@ def rule_effects(data: dict, path: Path) -> None:
     rows = [r | {"variant": names.get(r["variant"], r["variant"])}
             for r in data["variants"]["rows"] if r["variant"] not in twins]
     plt, fig = _figure("rule_effects", data)
+    from matplotlib.patheffects import withStroke as stroke
+
     ax = fig.add_subplot()
     ys = list(range(len(rows)))[::-1]
     diffs = [100 * r["difference"] for r in rows]
@@ -147,7 +149,9 @@ def rule_effects(data: dict, path: Path) -> None:
         if ex:  # (the marks of compare --plot's: a tri marker where the scope is cut-card)
             handles += ax.plot([e for _, e in ex], [y for y, _ in ex], marker, color="#d62728",
                                ms=ms, mew=1.5 if cut else 1, label=label,
-                               mec="#d62728" if cut else "black")  # (seen on a bar: its edge)
+                               mec="#d62728" if cut else "black",  # seen on a bar: a black edge
+                               path_effects=[stroke(linewidth=3.5, foreground="black")] if cut
+                               else [])  # (the tri's, as a diamond's: red on the bar is 1.3:1)
     # a variant the rule set already plays changes nothing: a 0 of its own, marked and named
     kept = [y for y, r in zip(ys, rows, strict=True) if r.get("in_rule_set")]
     if kept:
