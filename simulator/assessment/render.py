@@ -265,7 +265,7 @@ def _html_block(b, printing: bool = False) -> str:
     if isinstance(b, Table):
         return "" if b.csv_alone else _html_table(b, printing)
     if isinstance(b, Code):
-        return f"<pre><code>{_code(b.text)}</code></pre>"
+        return f"<pre tabindex=\"0\"><code>{_code(b.text)}</code></pre>"  # (scrolls: by keys too)
     if isinstance(b, Chart):
         if b.file is None:
             return f'<p class="missing">Chart not drawn ({e(b.caption)}): {e(b.missing or "")}</p>'
