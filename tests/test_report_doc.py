@@ -1741,6 +1741,24 @@ def test_a_report_removes_only_the_files_an_earlier_report_wrote(built, tmp_path
 real_tables = sections.tables
 
 
+def test_a_report_removes_nothing_through_a_linked_folder(built, tmp_path, monkeypatch):
+    """A security review: a report folder received with csv/ a link to another folder, and a
+    report.json naming csv/precious.txt, had a report written into it delete precious.txt in the
+    folder the link led to (only the file itself was checked for a link)."""
+    _, data, _ = built
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    victim, out = tmp_path / "victim", tmp_path / "received"
+    victim.mkdir()
+    out.mkdir()
+    (victim / "precious.txt").write_text("mine")
+    (out / "csv").symlink_to(victim, target_is_directory=True)
+    (out / "report.json").write_text('{"files": ["csv/precious.txt", "charts/x.png"]}')
+    output.write_report(copy.deepcopy(data), out)
+    assert (victim / "precious.txt").read_text() == "mine"
+    assert (out / "csv").is_dir() and not (out / "csv").is_symlink()  # (its own csv/ now)
+    assert (out / "csv" / "rules.csv").is_file()
+
+
 def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_variants(tmp_path):
     # Under --set dealer_hits_soft_17=true the table said "1 variants of nz1994", its baseline
     # row "nz1994" (with H17's house edge), the h17 variant an empty "changes" cell; and its

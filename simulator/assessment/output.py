@@ -86,7 +86,8 @@ def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: No
 
 def _earlier_files(out: Path) -> list[str]:
     """The files in csv/ and charts/ that an earlier report in ``out`` wrote (as its report.json
-    says), each a plain file there; none if it says nothing readable."""
+    says), each a plain file there, in the folder itself (not through a link to another); none if
+    it says nothing readable."""
     try:
         files = json.loads((out / "report.json").read_text(encoding="utf-8")).get("files")
     except (OSError, ValueError, AttributeError):
@@ -95,6 +96,7 @@ def _earlier_files(out: Path) -> list[str]:
         return []
     return [f for f in files if isinstance(f, str) and len(Path(f).parts) == 2
             and Path(f).parts[0] in FOLDERS and Path(f).name not in ("", ".", "..")
+            and not (out / Path(f).parts[0]).is_symlink()
             and (out / f).is_file() and not (out / f).is_symlink()]
 
 
