@@ -85,6 +85,11 @@ class BjsimError(click.ClickException):
 
     exit_code = 2
 
+    def format_message(self) -> str:  # (a file's name may hold an escape sequence: shown)
+        from simulator.rules import inert
+
+        return inert(super().format_message())
+
 
 @contextlib.contextmanager
 def _usage_error_as_one_line(args=(), takes_rounds: bool = False):
@@ -1446,13 +1451,18 @@ class OutputError(click.ClickException):
     stderr, exit code 1 (not a user's mistake, so not 2)."""
 
     exit_code = 1
+    format_message = BjsimError.format_message
 
 
 def _emit(text: str, output: str | None, what: str = "report") -> None:
     """``text`` to ``output`` (None: stdout). A file that cannot be written (it was checked
     before the run, so the disk or the folder changed since) sends the text to stdout instead,
     so that a long run's report is not lost; then exit code 1 (the error naming ``what`` the
-    text is)."""
+    text is). A character that would act on a terminal (`rules.inert`: an escape sequence in a
+    file's name) is written as its escape."""
+    from simulator.rules import inert
+
+    text = inert(text)
     if output is not None:
         try:
             if os.path.exists(output) and not os.path.isfile(output):
@@ -2352,6 +2362,7 @@ def strategies_list(fmt, output):
         bjsim strategy list
         bjsim strategy list -f json
     """
+    from simulator.report import no_formula
     from simulator.strategy import charts_sha256, list_strategies, load_strategy
 
     rows = []
@@ -2370,7 +2381,7 @@ def strategies_list(fmt, output):
         w = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["name"],
                            lineterminator="\n")
         w.writeheader()
-        w.writerows(rows)
+        w.writerows({k: no_formula(v) for k, v in r.items()} for r in rows)
         text = out.getvalue()
     else:
         width = max((len(r["name"]) for r in rows), default=0)
@@ -2616,7 +2627,9 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
                                       "run": run_meta}, rules)
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
-        return hands.hands_frame(rows, run_meta, rules, charts).to_csv(
+        from simulator.report import csv_frame
+
+        return csv_frame(hands.hands_frame(rows, run_meta, rules, charts)).to_csv(
             index=False, lineterminator="\n")  # (full precision)
     return hands.hands_table(rows, source["rules_name"], name if note is None else
                              f"{name} ({note})", rules)
@@ -3351,11 +3364,14 @@ def _count_list(fmt: str = "table") -> str:
     if fmt == "json":
         return json.dumps({k: v for k, (_, v) in kinds.items()}, indent=2) + "\n"
     if fmt == "csv":
+        from simulator.report import no_formula
+
         out = io.StringIO()
         w = csv.DictWriter(out, fieldnames=["kind", "name", "description", "error"],
                            lineterminator="\n")
         w.writeheader()
-        w.writerows({"kind": kind[k]} | e for k, (_, v) in kinds.items() for e in v)
+        w.writerows({"kind": kind[k]} | {c: no_formula(x) for c, x in e.items()}
+                    for k, (_, v) in kinds.items() for e in v)
         return out.getvalue()
     blocks = []
     for title, v in kinds.values():

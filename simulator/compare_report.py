@@ -26,7 +26,9 @@ from simulator.report import (
     chunks_text,
     code_line,
     csv_cell,
+    csv_frame,
     files_text,
+    md_text,
     precision_text,
     sevens_player_edge,
     stopped_how,
@@ -290,8 +292,8 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
         word = gazette_of(game)
         changes += f"; Gazette: {word}" if word else ""
         pairing = row["pairing"] + (f": {row['note']}" if row.get("note") else "")
-        item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
-                f"{pairing}" if markdown else
+        item = (f"- **{md_text(game.label)}**: "
+                + md_text(f"{changes}; strategy {_strategy_text(game)}; {pairing}") if markdown else
                 f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {pairing}")
         out.append(item)
     return out
@@ -900,8 +902,8 @@ def _markdown(headers, rows) -> list[str]:
     drops) starts with ``↳`` instead."""
     out = ["| " + " | ".join(headers) + " |",
            "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
-    out += ["| " + " | ".join(("↳ " + c.lstrip() if c[:1] == " " else c).replace("|", "\\|")
-                              for c in r) + " |" for r in rows]
+    out += ["| " + " | ".join(md_text("↳ " + c.lstrip() if c[:1] == " " else c, cell=True).replace(
+        "|", "\\|") for c in r) + " |" for r in rows]  # (a name from a file: its text shown)
     return out
 
 
@@ -972,8 +974,8 @@ def _sections(stats: dict):
 def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     has_exact = "exact" in stats["rows"][0]
     out = _head(stats, meta)
-    if markdown:
-        out = [ln + "  " for ln in out[:-1]] + out[-1:]  # (markdown's line breaks)
+    if markdown:  # (markdown's line breaks; the names and files in it shown as written)
+        out = [md_text(ln) + "  " for ln in out[:-1]] + [md_text(ln) for ln in out[-1:]]
     tables = [(title, _headers(key, has_exact), _table_rows(stats, key, has_exact))
               for key, title in _sections(stats)]
     for key, _ in _sections(stats):  # a game's strategies apart (several at its boxes)
@@ -999,7 +1001,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
                      f"({SS_SD_WORDS}).")
         notes.append(_sevens_play_note(stats))
     for note in notes:
-        out += ["", note] if markdown or note is notes[0] else [note]
+        out += ["", md_text(note)] if markdown else [note] if note is not notes[0] else ["", note]
     return "\n".join(out) + "\n"
 
 
@@ -1204,7 +1206,7 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             bjsim=meta["version"], **provenance_columns())
         df["value"] = df["value"].map(_csv_number)  # (numbers as the others: full precision)
         df["bets"] = df["bets"].astype("Int64")  # (a count: 6000, not 6000.0; empty elsewhere)
-        return df.to_csv(index=False)
+        return csv_frame(df).to_csv(index=False)
     return render_text(stats, meta, markdown=fmt == "markdown")
 
 

@@ -21,6 +21,7 @@ from simulator.rules import (
     _fmt,
     check_keys,
     checked_name,
+    checked_text,
     file_named,
     read_toml,
     shipped_or_path,
@@ -86,7 +87,7 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
         if not isinstance(value, str):
             raise CountError(f"{source}: key '{key}' = {shown(value)} is not a string: allowed "
                              "a string")
-        out[key] = value
+        out[key] = checked_text(value, source, key, CountError)
     for key in ("irc_per_deck", "irc_constant"):
         value = data.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:

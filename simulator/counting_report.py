@@ -32,6 +32,7 @@ from simulator.report import (
     code_line,
     csv_cell,
     files_text,
+    md_text,
     plays_by_up_text,
     with_note,
 )
@@ -2368,13 +2369,20 @@ def _rules_rows(w, meta: dict) -> None:
         w.writerow({"section": "rules", "item": k, "value": v})
 
 
+def _md(text: str) -> str:
+    """Markdown ``text`` with the lines outside its tables (whose cells `_markdown` escapes) as
+    `report.md_text` shows them: a plan's name, description or file written as it is."""
+    return "\n".join(ln if ln.startswith("|") else md_text(ln) for ln in text.split("\n"))
+
+
 def render(f: dict, fmt: str, meta: dict | None = None) -> str:
     """``bjsim count``'s output in ``fmt`` (`FORMATS`)."""
     meta = meta or {}
     optimal = f.get("optimal_bets")  # (``--optimal-bets``: a section of its own, at the end)
     if fmt in ("table", "markdown"):
-        return render_text(f, meta, markdown=fmt == "markdown") + ("" if optimal is None else (
+        text = render_text(f, meta, markdown=fmt == "markdown") + ("" if optimal is None else (
             "\n".join(optimal_text(optimal, f["count_kind"], fmt == "markdown")) + "\n"))
+        return _md(text) if fmt == "markdown" else text
     if fmt == "json":
         return json.dumps(document(f, meta), indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
@@ -2713,7 +2721,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         if r.get("risk_of_ruin_interval_note"):
             out.append(f"{at_pen} no SE or interval for the risk of ruin: "
                        f"{r['risk_of_ruin_interval_note']}.")
-    return "\n".join(out) + "\n"
+    text = "\n".join(out) + "\n"
+    return _md(text) if markdown else text
 
 
 def _every_too_few(notes: list) -> str | None:

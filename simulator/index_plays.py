@@ -18,6 +18,7 @@ from simulator.reference import can_double
 from simulator.rules import (
     check_keys,
     checked_name,
+    checked_text,
     file_named,
     read_toml,
     shipped_or_path,
@@ -78,7 +79,7 @@ def _text(where: str, key: str, value, what: str, empty: bool = False) -> str:
     if not isinstance(value, str) or not (value or empty):
         raise IndexFileError(f"{where}: key '{key}' = {shown(value)}: allowed {what}"
                              + ", a string" * (not empty))
-    return value
+    return checked_text(value, where, key, IndexFileError)
 
 
 def _action(where: str, key: str, value, chart: str) -> str:

@@ -41,6 +41,7 @@ from simulator.rules import (
     _fmt,
     check_keys,
     checked_name,
+    checked_text,
     closest_name,
     file_named,
     names_a_file,
@@ -165,7 +166,7 @@ def check_bankroll(value, table_min: float, where: str, typed: str | None = None
 def _text(src: str, key: str, value, allowed: str = "a string") -> str:
     if not isinstance(value, str):
         raise PlanError(f"{src}: key '{key}' = {shown(value)} is not a string: allowed {allowed}")
-    return value
+    return checked_text(value, src, key, PlanError)
 
 
 def _table(src: str, key: str, value, keys: tuple[str, ...]) -> dict:

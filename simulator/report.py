@@ -12,6 +12,7 @@ import functools
 import io
 import json
 import math
+import re
 
 import pandas as pd
 
@@ -344,16 +345,57 @@ RUN_ROWS = ("rules_name", "rules_file", "overrides", "no_effect", "strategy", "s
             "strategy_note", "play", "play_note", "basis")
 
 
+# What Markdown would read as markup or HTML in text a user gave (names, paths, descriptions
+# among our own): a backslash, code, emphasis, the bracket that closes a link's text ([x](y); a
+# list, [3, 50], stays as it is), an underscore not inside a word (dealer_hits_soft_17 stays as
+# it is), and & and < as HTML would read them; outside a table, a heading, quote or list at the
+# start of a line
+_MD_MARKUP = re.compile(r"[\\`*]|\](?=[(\[])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+_MD_LINE_START = re.compile(r"^(?=[#>]|[-+] )")
+
+
+def md_text(text: str, cell: bool = False) -> str:
+    """``text`` as Markdown shows it as written, as the HTML escapes it: ``A&B <casino>`` stays
+    ``A&B <casino>`` (not an HTML tag, which a viewer drops), ``*x*`` is no emphasis; on one
+    line (a line break would let the next line begin a heading), which begins no heading, quote
+    or list unless a table's ``cell``."""
+    text = _MD_MARKUP.sub(lambda m: "\\" + m.group(), " ".join(str(text).splitlines()))
+    text = text if cell else _MD_LINE_START.sub(lambda m: "\\", text)
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
 def csv_cell(v) -> str:
     if v is None:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (list, tuple)):
-        return "; ".join(csv_cell(x) for x in v)
+        return no_formula("; ".join(csv_cell(x) for x in v))
     if isinstance(v, dict):  # (strategy_files: each name, then its file)
-        return "; ".join(f"{k}: {csv_cell(x)}" for k, x in v.items())
-    return str(v)
+        return no_formula("; ".join(f"{k}: {csv_cell(x)}" for k, x in v.items()))
+    return no_formula(str(v))
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet takes for a formula
+
+
+def no_formula(text):
+    """A csv cell's ``text`` as a spreadsheet will not evaluate it: one that begins as a formula
+    does (a name from someone else's file, ``=HYPERLINK(...)``) gets a ``'`` before it, as
+    spreadsheets mark text; a number (``-0.5``) and anything not a string are left as they are."""
+    if not isinstance(text, str) or not text.startswith(FORMULA_STARTS):
+        return text
+    try:
+        float(text)
+        return text
+    except ValueError:
+        return "'" + text
+
+
+def csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with `no_formula` on each text cell, for writing as csv."""
+    return frame.apply(lambda col: col if pd.api.types.is_numeric_dtype(col) else col.map(
+        no_formula))
 
 
 def meta_rows(meta: dict) -> list[dict]:
@@ -419,7 +461,7 @@ def csv_text(frame: pd.DataFrame, meta: dict) -> str:
     """``frame`` (tidy: section, item, per, value, ...) then `meta_rows` as csv."""
     extra = pd.DataFrame(meta_rows(meta), columns=list(frame.columns[:4]))
     out = pd.concat([frame, extra], ignore_index=True) if len(extra) else frame
-    return out.to_csv(index=False, lineterminator="\n")
+    return csv_frame(out).to_csv(index=False, lineterminator="\n")
 
 
 def _ci(x, se, lo=-math.inf, hi=math.inf):

@@ -423,6 +423,40 @@ def _q(text, limit: int = 80) -> str:
     return shown + ("..." if len(text) > limit else "")
 
 
+# Characters that act rather than show: control characters (an escape sequence retitles or
+# clears a terminal, a carriage return overwrites a line) and the bidirectional controls, which
+# reorder the text after them (a report's own figures, "100,000" shown as "000,001").
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+TEXT_ALLOWED = "text without control characters or bidirectional overrides (line breaks and " \
+    "tabs are fine)"
+
+
+def acting_char(text: str) -> str | None:
+    """The first character of ``text`` that acts rather than shows (`BIDI_CONTROLS`, or a
+    control character other than a line break or tab), or None."""
+    return next((c for c in text if c in BIDI_CONTROLS or c not in "\n\t" and (
+        c < " " or "\x7f" <= c <= "\x9f")), None)
+
+
+def inert(text: str) -> str:
+    """``text`` with every character that acts (`acting_char`) written as its escape,
+    ``\\u202e`` (as JSON writes it: a JSON text stays JSON, its strings the same)."""
+    if acting_char(text) is None:
+        return text
+    return "".join(c if acting_char(c) is None else f"\\u{ord(c):04x}" for c in text)
+
+
+def checked_text(value: str, where: str, key: str, error=None) -> str:
+    """``value`` (a string) where a file describes what it holds (a description, a source, a
+    file it names): no character that acts (`acting_char`); else ``error`` (`RuleError`)."""
+    c = acting_char(value)
+    if c is not None:
+        raise (error or RuleError)(f"{where}: key '{key}' holds U+{ord(c):04X}, a character "
+                                   f"that acts rather than shows: allowed {TEXT_ALLOWED}")
+    return value
+
+
 # What players call some keys (for a hint: --set H17=true means dealer_hits_soft_17).
 # Where a word also says the value, the hint gives it (S17 is dealer_hits_soft_17 = false).
 KEY_WORDS = {"h17": "dealer_hits_soft_17", "s17": "dealer_hits_soft_17=false",
@@ -755,6 +789,7 @@ def _check_meta_key(mkey, mvalue, source: str) -> None:
         raise RuleError(
             f"{source}: key 'meta.{mkey}' = {_fmt(mvalue)} is not a string: allowed a string"
         )
+    checked_text(mvalue, source, f"meta.{mkey}")
 
 
 def rules_from_dict(data: dict, source: str = "<rules>",

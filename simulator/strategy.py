@@ -23,6 +23,7 @@ from simulator.rules import (
     Rules,
     check_keys,
     checked_name,
+    checked_text,
     closest_name,
     names_a_file,
     pays_text,
@@ -321,7 +322,7 @@ def _check_text(data: dict, key: str, src: str, default: str) -> str:
     if not isinstance(value, str):
         raise StrategyError(f"{src}: key '{key}' = {shown(value)} is not a string: allowed "
                             "a string")
-    return value
+    return checked_text(value, src, key, StrategyError)
 
 
 def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -> Strategy:

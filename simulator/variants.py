@@ -19,6 +19,7 @@ from simulator.rules import (
     RuleError,
     besides,
     checked_name,
+    checked_text,
     dict_problems,
     did_you_mean,
     load_rule_file,
@@ -196,6 +197,11 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
         elif key in ("baseline", "strategy") and not value.strip():  # ("": the folder)
             bad(f"{src}: key 'variant.{key}' = {shown(value)} is empty: allowed "
                 + VARIANT_TEXT[key])
+        else:
+            try:
+                checked_text(value, src, f"variant.{key}")
+            except RuleError as err:
+                bad(str(err))
     for key in changes:
         if key not in KIND:
             bad(str(unknown_key(key, src, where=" in [changes] (not a rule-set key)")))

@@ -31,7 +31,7 @@ def _csv(table: sections.Table, path: Path, run: dict | None = None) -> None:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(header + names)
         w.writerows([[csv_cell(v.value if isinstance(v, sections.Withheld) else v) for v in row]
-                     + ["" if v is None else v for v in run.values()] for row in table.rows])
+                     + [csv_cell(v) for v in run.values()] for row in table.rows])
 
 
 def csv_cell(v):

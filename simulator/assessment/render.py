@@ -8,6 +8,7 @@ import re
 
 from simulator.assessment.sections import Chart, Code, Section, Table, fmt, home_shown
 from simulator.exact.compare import CUT_CARD_MARK
+from simulator.report import md_text
 
 FONT = '-apple-system, "Segoe UI", Helvetica, Arial, sans-serif'  # (the page foot's too)
 # Printed (report.pdf, A4): body 10 pt, tables 8.5 pt (8 pt from `MANY_COLUMNS` columns: a
@@ -308,22 +309,10 @@ def to_html(title: str, sections: list[Section], printed: str | None = None,
     return home_shown(page)
 
 
-# What Markdown would read as markup or HTML in the report's text (names, paths and strategy
-# names a user gave among it): a backslash, code, emphasis, the bracket that closes a link's
-# text ([x](y); a list, [3, 50], stays as it is), an underscore not inside a word
-# (dealer_hits_soft_17 stays as it is), and & and < as HTML would read them
-_MD_MARKUP = re.compile(r"[\\`*]|\](?=[(\[])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
-
-
-def md_text(text: str) -> str:
-    """``text`` as Markdown shows it as written, as the HTML escapes it: ``A&B <casino>`` stays
-    ``A&B <casino>`` (not an HTML tag, which a viewer drops), ``*x*`` is no emphasis."""
-    text = _MD_MARKUP.sub(lambda m: "\\" + m.group(), text)
-    return text.replace("&", "&amp;").replace("<", "&lt;")
 
 
 def _md_cell(text: str) -> str:
-    return md_text(_indented(text)).replace("|", "\\|").replace("\n", " ")
+    return md_text(_indented(text), cell=True).replace("|", "\\|")
 
 
 def _md_block(b) -> str:
@@ -339,7 +328,8 @@ def _md_block(b) -> str:
         return "\n".join([f"**{e(b.title)}** ([CSV](csv/{b.name}.csv))", "", head, align,
                           *rows])
     if isinstance(b, Code):
-        return f"```sh\n{b.text}\n```"
+        fence = "`" * max(3, 1 + max(map(len, re.findall("`+", b.text)), default=0))
+        return f"{fence}sh\n{b.text}\n{fence}"  # (longer than any run of ` in it: one block)
     if isinstance(b, Chart):
         if b.file is None:
             return f"*Chart not drawn ({e(b.caption)}): {e(b.missing or '')}*"
