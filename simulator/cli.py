@@ -80,15 +80,20 @@ def _nothing_to_report(ctx, compiling: bool = False, failure: str | None = None)
 RUNNER_FAILED = 1  # a run its Dask cluster failed (not a user's mistake, as OutputError's)
 
 
-class BjsimError(click.ClickException):
-    """A user's mistake: one line on stderr, exit code 2."""
+class _Inert:
+    """An error whose line shows a character that would act on a terminal as its escape (a
+    file's name holding an escape sequence: `rules.inert`)."""
 
-    exit_code = 2
-
-    def format_message(self) -> str:  # (a file's name may hold an escape sequence: shown)
+    def format_message(self) -> str:
         from simulator.rules import inert
 
         return inert(super().format_message())
+
+
+class BjsimError(_Inert, click.ClickException):
+    """A user's mistake: one line on stderr, exit code 2."""
+
+    exit_code = 2
 
 
 @contextlib.contextmanager
@@ -1446,12 +1451,11 @@ def output_options(formats, default):
     return decorate
 
 
-class OutputError(click.ClickException):
+class OutputError(_Inert, click.ClickException):
     """The output could not be written (a full disk, a folder made read-only): one line on
     stderr, exit code 1 (not a user's mistake, so not 2)."""
 
     exit_code = 1
-    format_message = BjsimError.format_message
 
 
 def _emit(text: str, output: str | None, what: str = "report") -> None:

@@ -348,10 +348,11 @@ RUN_ROWS = ("rules_name", "rules_file", "overrides", "no_effect", "strategy", "s
 # What Markdown would read as markup or HTML in text a user gave (names, paths, descriptions
 # among our own): a backslash, code, emphasis, the bracket that closes a link's text ([x](y); a
 # list, [3, 50], stays as it is), an underscore not inside a word (dealer_hits_soft_17 stays as
-# it is), and & and < as HTML would read them; outside a table, a heading, quote or list at the
-# start of a line
+# it is), and & and < where HTML would read them (an entity, a tag, an autolink: "<=" stays);
+# outside a table, a heading, quote or list at the start of a line
 _MD_MARKUP = re.compile(r"[\\`*]|\](?=[(\[])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 _MD_LINE_START = re.compile(r"^(?=[#>]|[-+] )")
+_MD_HTML = re.compile(r"&(?=[A-Za-z#])|<(?=[A-Za-z/!?])")
 
 
 def md_text(text: str, cell: bool = False) -> str:
@@ -361,7 +362,7 @@ def md_text(text: str, cell: bool = False) -> str:
     or list unless a table's ``cell``."""
     text = _MD_MARKUP.sub(lambda m: "\\" + m.group(), " ".join(str(text).splitlines()))
     text = text if cell else _MD_LINE_START.sub(lambda m: "\\", text)
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    return _MD_HTML.sub(lambda m: {"&": "&amp;", "<": "&lt;"}[m.group()], text)
 
 
 def csv_cell(v) -> str:
