@@ -8,11 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from simulator import counting_report, run, stops
 from simulator import layout as L
 from simulator.counting import list_counts
 from simulator.headroom import round_too_large
-from simulator.plans import CountingPlan, PlanError
+from simulator.plans import loaded
 from simulator.rules import apply_overrides, shown, validate
 
 COUNTER = "counter's run"  # a single run's name beside its control's, in stderr and its bar
@@ -104,6 +106,13 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
                                      or not isinstance(penetrations, Iterable)):
         raise ValueError(f"{opt_pen}: {penetrations!r:.40} is not a sequence of numbers: "
                          "allowed a penetration a run, as (0.6, 0.7)")
+    if penetrations is not None:
+        penetrations = list(penetrations)
+        for p in penetrations:  # (a text '0.8' had been parsed as a rule file's value: taken)
+            if isinstance(p, (bool, np.bool_)) or not isinstance(
+                    p, (int, float, np.integer, np.floating)):
+                raise ValueError(f"{opt_pen}: {p!r:.40} is not a number: allowed a penetration "
+                                 "a run, as (0.6, 0.7)")
     opt_plan = f"{options[0]} {plan.name if given is None else given}"
     if any(plan.super_sevens.values()) and not rules.super_sevens:
         raise ValueError(f"{opt_plan}: it bets Super Sevens, but the rule set's "
@@ -131,18 +140,16 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
         raise ValueError(f"{opt_pen}: the rule set shuffles every round (key 'shuffle' = "
                          f"{shown(rules.shuffle)}), so there is no penetration: allowed with "
                          f"shuffle = {shown('cut-card')}")
-    # (each as typed, where the command line kept it: `cli.PenetrationsType`'s `Typed`)
-    return [(p, apply_overrides(rules, [f"penetration={getattr(p, 'typed', repr(p))}"],
-                                source=opt_pen)) for p in penetrations]
+    # (each as typed, where the command line kept it: `cli.PenetrationsType`'s `Typed`; a numpy
+    # number as its value, not its repr "np.float64(0.8)", which was refused as no number)
+    return [(_plain(p), apply_overrides(
+        rules, [f"penetration={getattr(p, 'typed', repr(_plain(p)))}"], source=opt_pen))
+        for p in penetrations]
 
 
-def loaded(plan, name: str = "plan") -> CountingPlan:
-    """``plan`` if it is a `plans.CountingPlan`, else a `plans.PlanError` naming the argument
-    ``name`` and how to load one (a plan's name had raised AttributeError)."""
-    if not isinstance(plan, CountingPlan):
-        raise PlanError(f"{name}: {plan!r:.40} is not a counting plan: allowed "
-                        "plans.load_plan(NAME or FILE)'s")
-    return plan
+def _plain(x):
+    """``x`` as a Python number (a numpy number's ``item()``)."""
+    return x.item() if isinstance(x, np.generic) else x
 
 
 def indices_note(rules, plan) -> str | None:

@@ -12,6 +12,7 @@ import numpy as np
 
 from simulator.index_plays import band_strategies, bands
 from simulator.kernel.count import Counter
+from simulator.plans import loaded
 from simulator.rules import rule_set
 from simulator.strategy import checked, stack
 
@@ -82,6 +83,9 @@ def counter_strategies(rules, base, plan) -> tuple:
     by count; ``insurance``: whether the strategies without such a count take insurance)."""
     rule_set(rules, "rules")  # (an AttributeError for a dict)
     checked(base, "base")
+    if not hasattr(plan, "plays"):  # (a plan's name had raised AttributeError: refused as
+        # count_runs.check refuses it; a plan's fields in a namespace, as tests make, are taken)
+        loaded(plan)
     plays = plan.plays  # (read with the plan: `plans.load_plan`)
     ins = plays.insurance if plays is not None else None  # (N below its index, Y from it)
     if ins is None:

@@ -258,9 +258,12 @@ def _cached_exact(path: Path) -> dict | None:
 
 def exact_for(rules, strategies, say=None) -> dict:
     """``{"house_edge", "super_sevens_ev"}`` (exact, full shoe every round; the mean over boxes)
-    for ``strategies`` (one per box), from the cache or `simulator.exact.compare.theory`;
-    ``say()`` is called before figures not in the cache are computed."""
-    strategies = list(strategies)
+    for ``strategies`` as `engine.run` takes them (one Strategy, or a list of one, for every
+    box; or one a box), from the cache or `simulator.exact.compare.theory`; ``say()`` is called
+    before figures not in the cache are computed. ``rules`` checked as `basic_for`'s."""
+    rules = validate(rules, "rules")  # (before its cache key is made of them)
+    strategies = list(strategies) if isinstance(strategies, (list, tuple)) else [strategies]
+    stack_tables(rules, strategies)  # (each a Strategy, one or one a box: else a ValueError)
     if len(strategies) == 1 and rules.boxes > 1:
         strategies = strategies * rules.boxes
     if len(strategies) > 1:  # each box valued alone: the mean of its strategy's one-box figures

@@ -245,6 +245,17 @@ def half_width(tally) -> float | None:
     return Z95 * (sd / math.sqrt(rounds) / boxes)
 
 
+def _precision(p) -> float:
+    """``p`` as a float if a number above 0 up to 1, else a ValueError in `run.check_shared`'s
+    words (-1 or NaN had played every chunk, the target never met; "x" float()'s words)."""
+    if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, float, np.integer,
+                                                             np.floating)) or not 0 < p <= 1:
+        shown = p.item() if isinstance(p, np.generic) else p
+        raise ValueError(f"precision = {shown!r:.40}: allowed a number above 0 up to 1 "
+                         "(a fraction: 0.0005 is ±0.05%)")
+    return float(p)
+
+
 class RunState:
     """What a run has finished: the summed tally of the contiguous prefix of chunks
     ``0..prefix_end-1``, the finished chunks past it (index -> tally), and, with a precision
@@ -259,13 +270,14 @@ class RunState:
         Rounds of the run (with a precision target: the cap, ``max_rounds``).
     chunk_rounds : int
     precision : float, optional
-        Target 95% half-width of the house edge (a fraction: 0.0005 = 0.05%).
+        Target 95% half-width of the house edge (a fraction: 0.0005 = 0.05%), above 0 up to 1
+        as `run.Plan`'s; else a ValueError naming it.
     """
 
     def __init__(self, rounds: int, chunk_rounds: int, precision: float | None = None):
         self.rounds = whole("rounds", rounds)
         self.chunk_rounds = whole("chunk_rounds", chunk_rounds, 1)
-        self.precision = None if precision is None else float(precision)
+        self.precision = None if precision is None else _precision(precision)
         self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
         self.prefix_end = 0
         self.prefix = self.zero()

@@ -650,6 +650,15 @@ def _not_passing_for_a_shipped_plan(plan: CountingPlan, source: str, named: bool
                         "know a plan by its name)")
 
 
+def loaded(plan, name: str = "plan") -> CountingPlan:
+    """``plan`` if it is a `plans.CountingPlan`, else a `plans.PlanError` naming the argument
+    ``name`` and how to load one (a plan's name had raised AttributeError)."""
+    if not isinstance(plan, CountingPlan):
+        raise PlanError(f"{name}: {plan!r:.40} is not a counting plan: allowed "
+                        "plans.load_plan(NAME or FILE)'s")
+    return plan
+
+
 def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file; ``folder``:
     where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""

@@ -92,6 +92,11 @@ def checked(s, name: str = "strategies", allowed: str = "load_strategy(NAME or F
 def stack(strategies: list[Strategy]):
     """Stack per-box strategies on a leading box axis: (hard, soft, pairs, sevens, flags), int8;
     each one's charts checked as a strategy file's are (a Strategy made in code too)."""
+    if not isinstance(strategies, (list, tuple)):  # (one Strategy had raised TypeError, and a
+        # text was read letter by letter: the tables hold one a box, and no rules say how many)
+        raise StrategyError(f"strategies: not a list ({type(strategies).__name__}): allowed a "
+                            "list of Strategy, one a box ([s]; one for every box: "
+                            "stack_for(rules, s))")
     if len(strategies) == 0:
         raise StrategyError("strategies: none given: allowed one or more, one a box")
     for s in strategies:
@@ -511,10 +516,12 @@ def _check_tables(s: Strategy) -> None:
 
 
 def dumps_strategy(strategy: Strategy) -> str:
-    """The strategy as file text; `loads_strategy` of it gives equal tables and fields.
+    """The strategy as file text; `loads_strategy` of it gives equal tables and fields
+    (`strategies_equal`; not ``==``, which is identity for a Strategy).
 
     Consecutive equal hard or soft rows are written as one range row (``13-16``).
     """
+    checked(strategy, "strategy")  # (a name such as 'basic' had raised AttributeError)
     _check_tables(strategy)
     s = strategy
     pairs = "\n".join([_header()] + [_row_line(PAIR_LABELS[i], s.pairs[i])

@@ -284,8 +284,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     ss_lines_possible : container of str
         The Super Sevens lines the strategies can make (default all; see `ss_lines_possible`).
         Lines the shoe cannot make (`ss_lines_dealable`) are left out whatever is given.
-    strategies : sequence of Strategy, optional
-        The boxes' strategies, one a box: the Super Sevens interval waits for the wins of each
+    strategies : Strategy or sequence of Strategy, optional
+        The boxes' strategies, as `engine.run` takes them (one Strategy, or a list of one, for
+        every box; or one a box): the Super Sevens interval waits for the wins of each
         line the bets are expected to hold by each one's 7-7 play (else every 7-7 hit), and
         each strategy's (``by_strategy``) is judged by the lines it can make, and each one's
         entry gives its boxes (``box_numbers``: the boxes playing its charts).
@@ -307,6 +308,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         differ from the command line's.
     """
     t, rules = [int(x) for x in _check(tally)], validate(rules, "rules")
+    strategies = _one_a_box(rules, strategies)
+    _check_names(rules, names)
+    _check_lines(ss_lines_possible)
     rounds, box_rounds, hands = t[L.T_ROUNDS], t[L.T_BOX_ROUNDS], t[L.T_HANDS]
     boxes = box_rounds // rounds if rounds else int(rules.boxes)
     u = float(L.UNIT)
@@ -638,6 +642,38 @@ def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str
             f"the time (2 × {a} aces × {ten} tens / ({n} × {n - 1}))")
 
 
+def _one_a_box(rules, strategies) -> list | None:
+    """``strategies`` one a box, taken as `engine.run` takes them (one Strategy, or a list of
+    one, for every box; or one a box), each checked (`strategy.stack_for`: a name such as
+    ``'basic'`` had been read letter by letter as 7-7 plays); None stays None."""
+    if strategies is None:
+        return None
+    from simulator.strategy import stack_for
+
+    given = list(strategies) if isinstance(strategies, (list, tuple)) else [strategies]
+    stack_for(rules, given)  # (refuses a non-Strategy, or neither one nor one a box)
+    return given * int(rules.boxes) if len(given) == 1 else given
+
+
+def _check_names(rules, names) -> None:
+    """``names`` None, or one strategy name (text) a box, as `run.Plan` takes them (a text had
+    been read letter by letter, one name given for three boxes taken)."""
+    n = int(rules.boxes)
+    if names is not None and (not isinstance(names, (list, tuple)) or len(names) != n
+                              or not all(isinstance(x, str) for x in names)):
+        raise ValueError(f"names: {names!r:.60}: allowed None, or a tuple of {n} strategy "
+                         f"names, one a box (boxes = {n})")
+
+
+def _check_lines(possible) -> None:
+    """``possible`` (`summarize`'s ``ss_lines_possible``) a collection of Super Sevens lines
+    (None had raised TypeError, and a text is no collection of lines)."""
+    if not isinstance(possible, (list, tuple, set, frozenset)) or not set(possible) <= set(
+            SS_LINES):
+        raise ValueError(f"ss_lines_possible = {possible!r:.60}: allowed a tuple of Super "
+                         f"Sevens lines among {', '.join(SS_LINES)} (tally.ss_lines_possible's)")
+
+
 def _box_groups(rules, strategies) -> list[int] | None:
     """Each box's strategy as the engine keeps its figures: the first box with its charts
     (`kernel.tables.first_boxes`); None without ``strategies``."""
@@ -747,6 +783,11 @@ def ss_lines_possible(strategies, rules) -> tuple[str, ...]:
     third = ({L.H, L.D, L.DS} | (set() if surrender else {L.RH})
              | (set() if rules.max_hands >= 2 else {L.P} | (set() if surrender else {L.RP})))
     dealable = ss_lines_dealable(rules)
+    from simulator.strategy import checked
+
+    # (one Strategy too, as `summarize` takes it; each checked: a name had raised AttributeError)
+    strategies = [checked(s) for s in (
+        strategies if isinstance(strategies, (list, tuple)) else [strategies])]
     if any(int(c) in third for s in strategies for c in s.sevens):
         return dealable
     return tuple(k for k in dealable if k not in ("d", "e"))

@@ -128,6 +128,13 @@ def from_strategy(base, name: str, shown: str | None = None) -> Variant:
     file's ``name``, by default its file name; a file named as a shipped strategy, by its path:
     it may be another chart)."""
     rule_set(base, "base")
+    if not isinstance(name, (str, os.PathLike)):  # (a Strategy had raised pathlib's TypeError:
+        # the variant keeps a name or path, which each game loads)
+        from simulator.strategy import StrategyError, list_strategies
+
+        raise StrategyError(f"name: not a strategy's name or path ({type(name).__name__}): "
+                            f"allowed a shipped strategy ({', '.join(list_strategies())}) or the "
+                            "path of a strategy file")
     label = shown or shown_names([name], [load_strategy(name)])[0][0]
     return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name,
                    shown=label)

@@ -30,10 +30,10 @@ from simulator.exact.analyze import (
 )
 from simulator.exact.player import EV, UpCard, compile_here
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
-from simulator.exact.shoe import full_shoe
+from simulator.exact.shoe import flag, full_shoe
 from simulator.processes import map_spawned
 from simulator.report import sevens_note, sevens_player_edge
-from simulator.rules import plural
+from simulator.rules import plural, validate
 from simulator.source import provenance
 from simulator.strategy import checked, sevens_row_for
 
@@ -57,7 +57,8 @@ def insurance_per_unit_staked(rules) -> float:
     """The insurance wager's return per unit staked (rule 9), from a full shoe: the dealer's ace
     and a box's two cards (not a blackjack, which is offered even money) out, it wins
     ``insurance_pays`` when the dealer's second card is ten-valued. The same for every strategy
-    that takes it."""
+    that takes it. ``rules`` checked as `exact_figures`' (`validate`)."""
+    rules = validate(rules, "rules")  # (6.5 decks, "Peek" had been valued, None AttributeError)
     comp = full_shoe(rules.decks).astype(np.float64)
     comp[0] -= 1  # the dealer's ace
     n, p_hands, p_ten = comp.sum(), 0.0, 0.0
@@ -127,7 +128,11 @@ def exact_figures(rules, strategy=None, optimal: bool = False) -> tuple:
     the strategy; computed once for a game and kept, in the process (`analyze.remembered`) and
     on disk (`cache.load_figures`), the same for every cut card, shuffle and number of boxes.
     ``optimal``: of composition-dependent optimal play (`analyze.analyze`'s ``optimal``; no
-    strategy: ``strategy`` is not read, and None is returned for it)."""
+    strategy: ``strategy`` is not read, and None is returned for it). ``rules`` checked as
+    `analyze.analyze` checks them (`validate`), ``optimal`` True or False."""
+    # (a Rules made in code: valued only as a file could say, before any work; 9 boxes or a
+    # penetration of 5 had been valued, as one box and the default cut are)
+    rules, optimal = validate(rules, "rules"), flag("optimal", optimal)
     one = cache.one_box(rules)
     strategy = None if optimal else strategy
     if strategy is not None:
@@ -160,6 +165,7 @@ def exact_figures_all(pairs, workers: int | None = None) -> int:
     that follow; returns how many were computed."""
     todo, asked = [], {}
     for r, s in pairs:  # (strategies hold arrays: told apart by their pickles)
+        r = validate(r, "rules")  # (as `exact_figures` checks them)
         if s is not None:
             checked(s, "strategy", STRATEGY_ALLOWED)
         asked.setdefault(pickle.dumps((cache.one_box(r), s)), (cache.one_box(r), s))
