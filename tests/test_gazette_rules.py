@@ -382,10 +382,13 @@ def test_rule_11_b_aces_split_once_one_card_each(play):
     assert (r.cards, r.dealer_total) == (6, 19)
 
 
-def test_rule_11_b_resplit_aces_key(play):
-    # resplit: hands As 5d (soft 16), Ac Th (21), Ad 9c (soft 20); dealer 9h Tc = 19
-    strat = make_strategy(pairs={"A": "P"})
-    rules = NZ.replace(resplit_aces=True)
+@pytest.mark.parametrize("hsa", [False, True])
+def test_rule_11_b_resplit_aces_key(play, hsa):
+    # resplit: hands As 5d (soft 16), Ac Th (21), Ad 9c (soft 20); dealer 9h Tc = 19. With
+    # hit_split_aces too (a test audit: an engine and reference that both ignored resplit_aces
+    # there passed), the same: soft 16 stands by the chart
+    strat = make_strategy(pairs={"A": "P"}, soft={16: "S"})
+    rules = NZ.replace(resplit_aces=True, hit_split_aces=hsa)
     r, (b,) = one_round(play(deal(["As Ad"], "9h", then="Ac 5d Th 9c Tc"), rules, strat))
     assert (b.hands, b.main, b.wins, b.losses, b.bj) == (3, 10, 2, 1, 0)
     assert r.cards == 8
@@ -399,6 +402,20 @@ def test_rule_11_b_hit_split_aces_key(play, hsa, main, used):
     rules = NZ.replace(hit_split_aces=hsa)
     r, (b,) = one_round(play(deal(["As Ad"], "9h", then="5d 4c 9c Tc"), rules, strat))
     assert (b.hands, b.main) == (2, main)
+    assert r.cards == used
+
+
+@pytest.mark.parametrize("hsa, doubles, main, used", [(True, 1, 30, 8), (False, 0, 20, 7)])
+def test_rule_10_a_split_ace_hit_on_may_double_where_soft_doubles_are_allowed(play, hsa, doubles,
+                                                                            main, used):
+    # double_on = "any", DAS, hit_split_aces: As 5d (soft 16, D) doubles, draws 3c (soft 19, 2
+    # units); Ad 9c soft 20; dealer 6h Tc 8c busts. Without hit_split_aces a split ace takes one
+    # card: As 5d and Ad 3c stand, dealer 6h 9c Tc busts (a test audit: an engine and reference
+    # that both refused the double passed)
+    strat = make_strategy(pairs={"A": "P"}, soft={16: "D"})
+    rules = NZ.replace(hit_split_aces=hsa, double_on="any")
+    r, (b,) = one_round(play(deal(["As Ad"], "6h", then="5d 3c 9c Tc 8c 8c"), rules, strat))
+    assert (b.hands, b.doubles, b.main, b.wins) == (2, doubles, main, 2)
     assert r.cards == used
 
 
@@ -485,6 +502,16 @@ def test_rule_12_1_d_11_or_less_must_draw_whatever_the_strategy(play):
     stand = make_strategy(hard={t: "S" for t in range(4, 22)}, soft={t: "S" for t in range(12, 22)})
     r, (b,) = one_round(play(deal(["5c 4d"], "Th", then="2c 5h 7d"), strategies=stand))
     assert (r.cards, b.main, b.losses) == (6, -10, 1)
+
+
+def test_rule_12_1_d_a_split_hand_of_11_or_less_must_draw_too(play):
+    # 2c 2d split against 7h by a strategy that stands on every hard total: 2c 3d (5) draws Tc
+    # (15), 2d 3h (5) draws Th (15); dealer 7h Ts = 17 (a test audit: split hands left out of
+    # 12.1 (d) in engine and reference alike passed every hand-built test)
+    stand = make_strategy(hard={t: "S" for t in range(4, 22)}, pairs={"2": "P"})
+    r, (b,) = one_round(play(deal(["2c 2d"], "7h", then="3d Tc 3h Th Ts"), strategies=stand))
+    assert (b.hands, b.main, b.losses) == (2, -20, 2)
+    assert (r.cards, r.dealer_total) == (8, 17)
 
 
 def test_rule_12_1_d_ds_that_cannot_double_draws_on_11_or_less(play):
@@ -583,6 +610,22 @@ def test_dealer_blackjack_takes_key_with_double_split_and_bust(play, takes, main
     assert (b.hands, b.doubles, b.busts) == (2, 1, 1)
 
 
+@pytest.mark.parametrize("takes, main, losses, pushes",
+                         [("all", -20, 2, 0), ("original-and-busted", -20, 2, 0),
+                          ("original", -10, 1, 1)])
+def test_dealer_blackjack_takes_key_when_the_first_split_hand_busted(play, takes, main, losses,
+                                                                     pushes):
+    # 8c 8d split; hand 1 8c 5h hits Qs, busts; hand 2 8d Tc = 18 stands; dealer Th Ac. The
+    # standing hand is the first unbusted one: original-and-busted takes its 10 too ("busted
+    # bets plus one"; a test audit: a busted first hand taken for the original wager passed
+    # every hand-built test)
+    strat = make_strategy(pairs={"8": "P"})
+    rules = NZ.replace(dealer_blackjack_takes=takes)
+    r, (b,) = one_round(play(deal(["8c 8d"], "Th", then="5h Qs Tc Ac"), rules, strat))
+    assert r.dealer_bj == 1
+    assert (b.main, b.losses, b.pushes, b.hands, b.busts) == (main, losses, pushes, 2, 1)
+
+
 @pytest.mark.parametrize(
     "takes, main, losses, pushes",
     [("all", -20, 2, 0), ("original-and-busted", -10, 1, 1), ("original", -10, 1, 1)],
@@ -676,6 +719,18 @@ def test_surrender_late_no_hole_half_when_dealer_has_no_blackjack(play):
     r, (b,) = one_round(play(deal(["Tc 6d"], "Th", then="5c Kc"), LATE, SURR16))
     assert (r.dealer_cards, r.dealer_total) == (2, 15)
     assert (b.main, b.surrenders) == (-5, 1)
+
+
+@pytest.mark.parametrize("then, dealer_bj, ins", [("Kc", 1, 10), ("9c", 0, -5)])
+def test_rule_9_an_early_surrender_s_insurance_is_settled_by_the_dealer_s_second_card(
+        play, then, dealer_bj, ins):
+    # Tc 6d against Ah: insured (5), then surrendered early (-5 whatever the dealer has); the
+    # insurance is the dealer's second card's: Kc pays 2 to 1, 9c loses it (a test audit: a
+    # voided insurance passed every hand-built test)
+    strat = make_strategy(hard={16: "Rh"}, insurance=True)
+    r, (b,) = one_round(play(deal(["Tc 6d"], "Ah", then=then), EARLY, strat))
+    assert (r.dealer_bj, r.dealer_cards) == (dealer_bj, 2)
+    assert (b.main, b.surrenders, b.ins_taken, b.ins) == (-5, 1, 1, ins)
 
 
 def test_surrender_late_peek(play):
