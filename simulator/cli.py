@@ -3348,6 +3348,7 @@ def _count_list(fmt: str = "table") -> str:
     from simulator.counting import list_counts, load_count
     from simulator.index_plays import list_indices, load_indices
     from simulator.plans import list_plans, load_plan
+    from simulator.report import md_text
 
     def entries(names, load):
         out = []
@@ -3382,7 +3383,7 @@ def _count_list(fmt: str = "table") -> str:
         rows = [[e["name"], e["description"] if e["error"] is None
                  else f"(does not load: {e['error']})"] for e in v]
         if fmt == "markdown":
-            cells = [(name, d.replace("|", "\\|")) for name, d in rows]
+            cells = [(name, md_text(d, cell=True).replace("|", "\\|")) for name, d in rows]
             blocks.append([title, "", "| name | description |", "|---|---|",
                            *(f"| `{name}` | {d} |" for name, d in cells)])
         else:

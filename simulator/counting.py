@@ -23,6 +23,7 @@ from simulator.rules import (
     checked_name,
     checked_text,
     file_named,
+    inert,
     read_toml,
     shipped_or_path,
     shown,
@@ -144,7 +145,7 @@ def load_count(name_or_path) -> CountSystem:
     allowed = shipped_or_path("count", list_counts(), what="count system", toml=False,
                               given=path)
     data = read_toml(path, "count", CountError, allowed=allowed)
-    count = count_from_dict(data, str(path), name=path.stem)
+    count = count_from_dict(data, str(path), name=inert(path.stem))
     if count.name in list_counts() and path.resolve() != (COUNT_DIR / f"{count.name}.toml"
                                                           ).resolve():
         _not_passing_for_a_shipped_count(count, str(path), isinstance(data.get("name"), str))

@@ -1647,7 +1647,7 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"{shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
              *([unlike] if unlike else []), *filter(None, [gazette_line(meta.get("rules"))]),
-             f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
+             f"Plan:      {' '.join((p['description'] or p['name']).split())} ({plan_words(p)})",
              *[f"Note:      {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)],
              *[f"Warning:   {w}" for w in run.get("warnings") or ()],
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),

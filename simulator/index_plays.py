@@ -20,6 +20,7 @@ from simulator.rules import (
     checked_name,
     checked_text,
     file_named,
+    inert,
     read_toml,
     shipped_or_path,
     shown,
@@ -176,7 +177,7 @@ def load_indices(name_or_path) -> IndexSet:
     count = _text(str(path), "count", data["count"], "the name of the count system the "
                   "indices are for")
     name = (checked_name(data["name"], str(path), "name", IndexFileError) if "name" in data
-            else path.stem)
+            else inert(path.stem))
     description, _ = (_text(str(path), key, data.get(key, ""), "a string", empty=True)
                       for key in ("description", "source"))
     plays = data.get("play", [])

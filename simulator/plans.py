@@ -44,6 +44,7 @@ from simulator.rules import (
     checked_text,
     closest_name,
     file_named,
+    inert,
     names_a_file,
     read_toml,
     shipped_or_path,
@@ -665,7 +666,7 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     path = plan_path(name_or_path)
     data = read_toml(path, "plan", PlanError,
                      allowed=shipped_or_path("plan", list_plans(), toml=False, given=path))
-    plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
+    plan = plan_from_dict(data, str(path), name=inert(path.stem), folder=folder)
     if plan.name in list_plans() and path.resolve() != plan_path(plan.name).resolve():
         _not_passing_for_a_shipped_plan(plan, str(path), "name" in data)
     files = (("plan", path), *plan.files)

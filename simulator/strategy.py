@@ -25,6 +25,7 @@ from simulator.rules import (
     checked_name,
     checked_text,
     closest_name,
+    inert,
     names_a_file,
     pays_text,
     read_text,
@@ -459,7 +460,7 @@ def load_strategy(name_or_path) -> Strategy:
     text = read_text(path, "strategy", StrategyError, source=shown,
                      allowed=shipped_or_path("strategy", list_strategies(), toml=False,
                                              given=path))
-    return loads_strategy(text, shown, name=path.stem)
+    return loads_strategy(text, shown, name=inert(path.stem))  # (a file name: shown as text)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from simulator.rules import (
     checked_text,
     dict_problems,
     did_you_mean,
+    inert,
     load_rule_file,
     origins_of,
     parse_overrides,
@@ -224,7 +225,7 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
     if "strategy" in out and looks_like_path(out["strategy"], path.parent):  # beside this one
         out["strategy_written"] = out["strategy"]  # (as the file writes it, for its errors)
         out["strategy"] = str(path.parent / out["strategy"])
-    out.setdefault("name", path.stem)
+    out.setdefault("name", inert(path.stem))
     return out
 
 
@@ -351,8 +352,8 @@ def from_file(base, path, origins: dict | None = None) -> Variant:
             raise RuleError(f"{path}: unknown key '{misspelt}': "
                             + did_you_mean(misspelt, ("variant", "changes")))
         rules, meta = load_rule_file(path)
-        return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
-                       description=meta.get("description", ""), sets=tuple(KIND))
+        return Variant(meta.get("name") or inert(path.stem), rules, changes_of(base, rules),
+                       str(path), description=meta.get("description", ""), sets=tuple(KIND))
     v = read_variant_file(path, data=data)
     variant = _variant(base, path, v, origins)
     problem = _strategy_problem(path, v)

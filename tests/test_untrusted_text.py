@@ -18,7 +18,7 @@ from simulator.assessment import render
 from simulator.assessment.sections import Code
 from simulator.cli import cli
 from simulator.report import md_text, no_formula
-from simulator.rules import Rules, inert, load_rules
+from simulator.rules import Rules, acting_char, inert, load_rules
 from simulator.strategy import dumps_strategy, load_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -186,3 +186,53 @@ def test_markdown_text_begins_no_heading_quote_or_list_and_keeps_to_one_line():
     assert md_text("> quoted") == "\\> quoted" and md_text(">=+10", cell=True) == ">=+10"
     assert md_text("- item") == "\\- item" and md_text("-0.5") == "-0.5"
     assert md_text("a\n# b\r\nc") == "a # b c"
+
+
+def test_a_description_line_that_looks_like_a_table_row_is_still_escaped(tmp_path):
+    """A description's own line beginning with | was taken for a table row of count's Markdown
+    and left raw (an <img onerror> and a link passed); the Plan line is now one line."""
+    plan = tmp_path / "p.toml"
+    plan.write_text((ROOT / "strategies/plans/hi-lo-flat.toml").read_text().replace(
+        'description = "', 'description = "two\\n|<img src=x onerror=alert(1)> [l](http://e) |'
+        '\\n# heading ', 1))
+    result = run("count", "--plan", plan, "-n", "2000", "--chunk-rounds", "2000", "-f",
+                 "markdown", "-q")
+    assert result.exit_code == 0, result.output
+    assert "<img" not in result.stdout and not re.search(r"(?<!\\)\]\(http", result.stdout)
+    assert "Plan:      two \\|&lt;img" in result.stdout or "Plan:      two |&lt;img" in \
+        result.stdout, result.stdout[:400]
+    assert "\n# heading" not in result.stdout
+
+
+def test_the_shipped_plans_list_in_markdown_shows_a_description_as_written(tmp_path,
+                                                                           monkeypatch):
+    from simulator.cli import _count_list
+
+    monkeypatch.setattr(plans, "PLAN_DIR", tmp_path)
+    (tmp_path / "zz.toml").write_text((ROOT / "strategies/plans/hi-lo-flat.toml").read_text()
+                                      .replace('name = "hi-lo-flat"', 'name = "zz"').replace(
+        'description = "', 'description = "<img src=x onerror=alert(1)> *em*\\nnext ', 1))
+    listed = _count_list("markdown")
+    row = next(ln for ln in listed.splitlines() if ln.startswith("| `zz`"))
+    assert "<img" not in listed and "&lt;img src=x onerror=alert(1)> \\*em\\* next" in row, row
+
+
+def test_a_name_taken_from_a_file_s_name_is_inert_and_the_report_holds_no_acting_character(
+        tmp_path):
+    """A strategy file with no name key is named by its file's name: an escape sequence or a
+    right-to-left override in it reached report.md, report.html, the csv and stderr as it was."""
+    text = dumps_strategy(load_strategy("basic"))
+    text = "\n".join(ln for ln in text.splitlines() if not ln.startswith("name ="))
+    path = tmp_path / "e\x1b]0;PWN\x07\u202ex.toml"
+    path.write_text(text + "\n")
+    assert acting_char(load_strategy(str(path)).name) is None
+    out = tmp_path / "rep"
+    result = run("report", "--strategy", path, "--choice", "basic", "--no-variants", "-n",
+                 "20000", "--sample-rounds", "10000", "--chunk-rounds", "10000", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert acting_char(result.stderr) is None
+    for f in [out / "report.md", out / "report.html", out / "report.json",
+              *(out / "csv").glob("*.csv")]:
+        body = f.read_text()
+        assert acting_char(body.replace("\n", "")) is None, f.name
+    assert "e\\u001b]0;PWN\\u0007\\u202ex" in (out / "report.md").read_text()

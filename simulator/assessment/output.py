@@ -19,6 +19,7 @@ from pathlib import Path
 from simulator import stops
 from simulator.assessment import charts, chromium, render, sections
 from simulator.report import csv_cell as report_cell
+from simulator.rules import inert
 
 
 def _csv(table: sections.Table, path: Path, run: dict | None = None) -> None:
@@ -36,7 +37,7 @@ def _csv(table: sections.Table, path: Path, run: dict | None = None) -> None:
 
 def csv_cell(v):
     """A CSV cell: a number as it is (full precision), else as `report.csv_cell` writes it."""
-    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else report_cell(v)
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else inert(report_cell(v))
 
 
 # What a report folder holds: an earlier report's are replaced together. In the folders, only
@@ -132,12 +133,14 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
         written[f"csv/{t.name}.csv"] = out / "csv" / f"{t.name}.csv"
     written.update({c["file"]: out / c["file"] for c in data["charts"].values() if "file" in c})
     data["files"] = sorted(w for w in written if "/" in w)
-    (out / "report.json").write_text(json.dumps(data, indent=1, allow_nan=False) + "\n",
+    # (each text as `rules.inert` leaves it: a file's name holding an escape sequence or a
+    # bidirectional override shown as written, not acting on a terminal or reordering figures)
+    (out / "report.json").write_text(inert(json.dumps(data, indent=1, allow_nan=False) + "\n"),
                                      encoding="utf-8")
     head = sections.head_line(data)
-    (out / "report.md").write_text(render.to_markdown(data["title"], secs, head),
+    (out / "report.md").write_text(inert(render.to_markdown(data["title"], secs, head)),
                                    encoding="utf-8")
-    (out / "report.html").write_text(render.to_html(data["title"], secs, head=head),
+    (out / "report.html").write_text(inert(render.to_html(data["title"], secs, head=head)),
                                      encoding="utf-8")
     for name in ("report.json", "report.md", "report.html"):
         written[name] = out / name
@@ -147,8 +150,8 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
         say("report.pdf (headless Chromium)")
         pdf, page = out / "report.pdf", out / "print.html"  # (the page printed: then removed)
         today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
-        page.write_text(render.to_html(data["title"], secs, printed=today,
-                                       game=data.get("game"), head=head), encoding="utf-8")
+        page.write_text(inert(render.to_html(data["title"], secs, printed=today,
+                                             game=data.get("game"), head=head)), encoding="utf-8")
         try:
             res = chromium.print_pdf(page, pdf)
         finally:
