@@ -204,6 +204,21 @@ def test_the_peek_games_hole_card_is_not_counted_until_turned(tmp_path):
     assert ct[1 - L.TC_MIN, L.C_ROUNDS] == 1 and len(rec) == 2
 
 
+def test_the_hole_card_is_not_counted_for_a_decision_after_a_hit(tmp_path):
+    # The test above decides 16 v 10 first, before the hole card is dealt in the round loop,
+    # so an engine counting the hole card at once passed it (a mutation audit). Here 9 6 v T
+    # (hole 2) hits the As: hard 16, decided after the hole card is dealt. Seen: 9 T 6 A = -1:
+    # hits the 5 to 21, a push with the dealer's T 2 9; counting the 2 would make it 0: stands.
+    path = tmp_path / "idx.toml"
+    path.write_text('count = "hi-lo"\n'
+                    '[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
+                    'at_or_above = "S"\nindex = 0\n')
+    rules = Rules(decks=1, penetration=0.9, hole_card="peek")
+    rec, _ = stacked(rules, "9c Td 6d 2h As 5c 9s" + " Th 9c 8c 7d Ts", plan(indices=str(path)))
+    assert box(rec[0], L.B_PUSHES) == 1 and rec[0][L.R_DEALER_TOTAL] == 21
+    assert rec[0][L.R_CARDS] == 7
+
+
 @pytest.mark.parametrize("boxes", [1, 3])
 def test_a_flat_count_without_indices_plays_exactly_the_basic_game(boxes):
     rules = Rules(boxes=boxes, super_sevens=True)

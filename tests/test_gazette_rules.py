@@ -740,6 +740,16 @@ def test_surrender_late_peek(play):
     assert (b.main, b.surrenders, r.cards) == (-5, 1, 4)
 
 
+def test_surrender_late_peek_dealer_blackjack_takes_the_whole_wager(play):
+    # peek: the dealer's Th As is seen before any play, so late surrender comes too late: the
+    # whole wager lost (a mutation audit: an engine letting it stand passed every hand-built
+    # test, the agreement and recorded tallies alone failing)
+    r, (b,) = one_round(
+        play(deal(["Tc 6d"], "Th", hole="As"), LATE.replace(hole_card="peek"), SURR16))
+    assert (r.dealer_bj, r.cards) == (1, 4)
+    assert (b.main, b.surrenders, b.losses) == (-10, 0, 1)
+
+
 def test_surrender_rh_hits_when_surrender_not_offered(play):
     # no surrender: Tc 5d (Rh) hits 3s = 18, stands; dealer 9h 9c = 18
     r, (b,) = one_round(
@@ -858,6 +868,18 @@ def test_rule_14_3_c_two_sevens_same_suit(play):
 def test_rule_14_3_d_three_sevens_not_one_suit_by_hit(play):
     strat = make_strategy(sevens={"*": "H"})
     r, (b,) = one_round(play(deal(["7c 7c"], "Th", then="7h 8c"), strategies=strat))
+    assert (b.ss_line, b.ss, b.main) == (3, 500, 10)
+    assert r.cards == 5
+
+
+@pytest.mark.parametrize("third", ["7c", "7d"])
+def test_rule_14_3_d_a_third_seven_of_one_of_the_first_two_suits_after_unsuited_sevens(play,
+                                                                                     third):
+    # 7c 7d (two suits) hits a seven of the first card's suit or the second's: the three are not
+    # one suit, so (d) (a mutation audit: engine and reference both taking the first for (e)
+    # failed only the recorded tallies)
+    strat = make_strategy(sevens={"*": "H"})
+    r, (b,) = one_round(play(deal(["7c 7d"], "Th", then=f"{third} 8c"), strategies=strat))
     assert (b.ss_line, b.ss, b.main) == (3, 500, 10)
     assert r.cards == 5
 
