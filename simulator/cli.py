@@ -68,16 +68,26 @@ def _nothing_to_report(ctx, compiling: bool = False, failure: str | None = None)
     from simulator.jit import compile_said
 
     if failure is not None:
-        click.echo(f"Error: {failure}: no chunk finished: nothing to report", err=True)
+        _echo(f"Error: {failure}: no chunk finished: nothing to report", err=True)
         ctx.exit(RUNNER_FAILED)
 
     when = ("while compiling, " if compile_said() else "while starting, ") if compiling else ""
-    click.echo(f"bjsim: interrupted {when}before any chunk finished: nothing to report",
+    _echo(f"bjsim: interrupted {when}before any chunk finished: nothing to report",
                err=True)
     ctx.exit(_interrupted())
 
 
 RUNNER_FAILED = 1  # a run its Dask cluster failed (not a user's mistake, as OutputError's)
+
+
+def _echo(message=None, **kwargs) -> None:
+    """``click.echo``; a line on stderr as `rules.inert` leaves it (a file's name holding an
+    escape sequence, in a warning or a progress note, shown as written)."""
+    if kwargs.get("err") and isinstance(message, str):
+        from simulator.rules import inert
+
+        message = inert(message)
+    click.echo(message, **kwargs)
 
 
 class _Inert:
@@ -675,7 +685,7 @@ class MainGroup(OneLineGroup):
 
         def stop(signum, frame):
             _STOPPED_BY[0] = signum
-            click.echo(interrupted_line(), err=True)
+            _echo(interrupted_line(), err=True)
             sys.exit(_interrupted())
 
         _STOPPED_BY[0] = signal.SIGINT  # (a command run in this process before may have set it)
@@ -689,7 +699,7 @@ class MainGroup(OneLineGroup):
         except OSError as err:  # stdout itself failing (a full disk) where no command says so
             if isinstance(err, BrokenPipeError) or not _writing_stdout(err):
                 raise
-            click.echo(f"Error: stdout: cannot write: {err.strerror or err}", err=True)
+            _echo(f"Error: stdout: cannot write: {err.strerror or err}", err=True)
             sys.exit(OutputError.exit_code)
         finally:
             for sig, handler in previous.items():
@@ -772,7 +782,7 @@ def _interrupt_exits():
                 from simulator.chunks import stop_keeps
 
                 new_line = "\n" if _stderr_is_terminal() else ""  # (past the ^C; a log: none)
-                click.echo(new_line + ("bjsim: already stopping: the finished chunks are being "
+                _echo(new_line + ("bjsim: already stopping: the finished chunks are being "
                                        "kept and reported (Ctrl-\\ quits at once, losing them)"
                                        if stop_keeps() else
                                        "bjsim: already stopping: nothing is kept, no report is "
@@ -802,14 +812,14 @@ def _interrupt_exits():
         with stops.commanding():
             yield
     except KeyboardInterrupt:
-        click.echo(interrupted_line(), err=True)
+        _echo(interrupted_line(), err=True)
         raise click.exceptions.Exit(_interrupted()) from None
     except (click.exceptions.Exit, click.ClickException):
         raise
     except Exception:
         if not seen:
             raise
-        click.echo(interrupted_line(), err=True)
+        _echo(interrupted_line(), err=True)
         raise click.exceptions.Exit(_interrupted()) from None
     finally:
         sys.unraisablehook = hook
@@ -1482,7 +1492,7 @@ def _emit(text: str, output: str | None, what: str = "report") -> None:
     else:
         failed = None
     try:
-        click.echo(text, nl=False)
+        _echo(text, nl=False)
     except BrokenPipeError:
         raise
     except OSError as err:
@@ -1517,7 +1527,7 @@ def _closing(ctx, messages, partial: bool, failed: OutputError | None,
     stopped run (its checkpoint to carry on), else 1 for the failure; `RUNNER_FAILED` for a
     run its cluster's ``failure`` stopped (its ``Error:`` line among ``messages``)."""
     for line in messages:
-        click.echo(line, err=True)
+        _echo(line, err=True)
     if failure is not None:
         if failed is not None:
             failed.show()
@@ -1614,7 +1624,7 @@ def _no_effect_warnings(rules, overrides, changes) -> None:
         key = item.split("=", 1)[0].strip()
         why = key in changed and no_effect(rules, key)
         if why:
-            click.echo(f"bjsim: warning: --set {written_item(item)} has no effect under these "
+            _echo(f"bjsim: warning: --set {written_item(item)} has no effect under these "
                        f"rules ({why}): every value of {key} gives the same figures", err=True)
 
 
@@ -1665,12 +1675,12 @@ def _chart_label(rules, names, quiet: bool, derive: bool = False) -> str | None:
     theirs = None
     if derive and "basic" in names and derived.chart_change(rules):
         if not quiet and derived.cached_basic(rules) is None:
-            click.echo("bjsim: deriving the basic strategy for these rules, to compare with "
+            _echo("bjsim: deriving the basic strategy for these rules, to compare with "
                        f"basic (exact analyzer, a few seconds; {then_kept()})", err=True)
         theirs = derived.basic_for(rules)[0]
     note, label = _nz_chart_note(rules, names, theirs) or (None, None)
     if note is not None and not quiet:
-        click.echo(note, err=True)
+        _echo(note, err=True)
     return label
 
 
@@ -1696,7 +1706,7 @@ def _basic_of(rules, quiet: bool) -> str:
         TEMPORARY.append(path)
         kept = " (the cache folder cannot be written: a file for this run, removed at its end)"
     if not quiet:
-        click.echo(f"bjsim: the file of the strategy derived for these rules: {path}{kept}",
+        _echo(f"bjsim: the file of the strategy derived for these rules: {path}{kept}",
                    err=True)
     return str(path)
 
@@ -1714,12 +1724,12 @@ def _derived_basic(rules, quiet: bool) -> tuple:
         # says why as it is made again, `exact.cache.rejected`)
         from simulator.exact.cache import then_kept
 
-        click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, a few "
+        _echo("bjsim: deriving the basic strategy for these rules (exact analyzer, a few "
                    f"seconds; {then_kept()})", err=True)
     theirs, path = derived.basic_for(rules)
     if not quiet and not derived.nz_chart_fits(rules, theirs):
         where = path if path is not None else "not cached: the cache folder cannot be written"
-        click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}; "
+        _echo(f"bjsim: playing the basic strategy derived for these rules ({changed}; "
                    f"{where}); the shipped basic is the NZ rules' chart: --strategy basic",
                    err=True)
     return theirs, path
@@ -1877,7 +1887,7 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
         scheduler = distributed.check_address(scheduler)
         workers, cores = ctx.params.get("workers"), os.cpu_count() or 1
         if scheduler == "local" and workers and workers > cores:  # (an ops review: 64 on 2)
-            click.echo(f"bjsim: warning: --workers {workers} with --scheduler local starts "
+            _echo(f"bjsim: warning: --workers {workers} with --scheduler local starts "
                        f"{workers} worker processes on {cores} cores: each loads the engine "
                        "(about 200 MB), and they share the cores", err=True)
     return scheduler
@@ -2038,7 +2048,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     )
     try:
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
-            lambda text: click.echo(f"bjsim: {text}", err=True)))
+            lambda text: _echo(f"bjsim: {text}", err=True)))
         if result.nothing_played:
             _nothing_to_report(ctx, result.stopped_compiling, result.failure)
         with stops.held():  # a stop after the last chunk: the whole report all the same
@@ -2046,7 +2056,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         kept = checkpoint_path is not None and os.path.isfile(checkpoint_path)  # (none: no hint)
-        click.echo("bjsim: interrupted before the report was written"
+        _echo("bjsim: interrupted before the report was written"
                    + (saved if kept else ""), err=True)
         ctx.exit(_interrupted())
     _closing(ctx, result.messages, result.partial or result.exact_stopped, failed,
@@ -2129,7 +2139,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         warnings.append(f"the cards hold more of a card than {rules.decks} "
                         f"{plural(rules.decks, 'deck does', 'decks do')} ({many}): played as "
                         "given")
-        click.echo(f"bjsim: warning: {warnings[-1]}", err=True)
+        _echo(f"bjsim: warning: {warnings[-1]}", err=True)
 
     files = {}
     if given is not None:
@@ -2144,7 +2154,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     if unused:
         warnings.append(f"replay deals the cards as given, in order: {unused} not apply here "
                         "(--cut stops play as a cut card would)")
-        click.echo(f"bjsim: warning: {warnings[-1]}", err=True)
+        _echo(f"bjsim: warning: {warnings[-1]}", err=True)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
     used = sum(len(r.cards) for r in results)
     if not results:
@@ -2159,7 +2169,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     if used < min(len(stacked), len(stacked) if cut is None else cut):
         incomplete = {"round": len(results) + 1, "start": used,
                       "cards": cards_mod.format_cards(stacked[used:])}
-        click.echo(
+        _echo(
             f"bjsim: warning: the cards ran out in round {incomplete['round']} (cards {used}-"
             f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
         )
@@ -2326,9 +2336,9 @@ def rules_check(files, fmt):
                 "variant_of": of, "changes": None if changes is None else list(changes)})
             continue
         for line in problems:
-            click.echo(f"Error: {_one_line(line)}", err=True)
+            _echo(f"Error: {_one_line(line)}", err=True)
         if not problems:
-            click.echo(f"{shown}: ok" + (f" ({said})" if said else ""))
+            _echo(f"{shown}: ok" + (f" ({said})" if said else ""))
     if fmt == "json":
         _emit(json.dumps({"files": checked}, indent=2) + "\n", None)
     if bad:
@@ -2462,7 +2472,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     _not_derived_from(changes, derived.CHART_KEYS + (
         *derived.SIDE_BET_KEYS, "super_sevens") * with_super_sevens, "strategy")
     if not quiet and (with_super_sevens or derived.cached_basic(rules) is None):
-        click.echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
+        _echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
     named = name or derived.generated_name(rules, with_super_sevens, insurance)
     if with_super_sevens:
         strat = basic_strategy(rules, with_super_sevens=True, name=named, insurance=insurance)
@@ -2486,7 +2496,7 @@ def _not_derived_from(changes, keys, what: str, named=()) -> None:
         key = change.split("=", 1)[0].strip()
         if key not in keys:
             where = "header and default name" if key in named else "header"
-            click.echo(f"bjsim: warning: {change} changes no play of the {what} (its best plays "
+            _echo(f"bjsim: warning: {change} changes no play of the {what} (its best plays "
                        f"do not depend on {key}): it is written in the file's {where} only",
                        err=True)
 
@@ -2550,7 +2560,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
         raise BjsimError(f"--decks-left {depth:g}: allowed at most the shoe's {rules.decks} "
                          + plural(rules.decks, "deck", "decks"))
     if not quiet and system.balanced:  # (an unbalanced count is refused in one line)
-        click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
+        _echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
     try:
         plays = derive_indices(rules, system, decks_left=depth)
@@ -2561,7 +2571,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     missing = [p["name"] for p in plays if p["index"] is None]
     if missing and not quiet:
         top = scan_top(system.tags)
-        click.echo(f"bjsim: not written (the better action does not change at a true count from "
+        _echo(f"bjsim: not written (the better action does not change at a true count from "
                    f"-{top} to +{top}, as far as a shoe of {depth:g} "
                    f"{plural(depth, 'deck', 'decks')} holds the play's cards): "
                    f"{', '.join(missing)}", err=True)
@@ -2611,7 +2621,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     todo = [up for up, rows in kept.items() if rows is None]
     if todo:
         if not quiet:
-            click.echo(f"bjsim: exact analysis by card removal: every play of every two-card "
+            _echo(f"bjsim: exact analysis by card removal: every play of every two-card "
                        f"hand valued against {len(todo)} up card{'s' if len(todo) > 1 else ''} "
                        f"(about a second of CPU an up card, on every core; {then_kept()})",
                        err=True)
@@ -2670,7 +2680,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     effects = load_removal(rules, chart, optimal)
     if effects is None:
         if not quiet:
-            click.echo("bjsim: effects of removal: the game valued from the full shoe and from "
+            _echo("bjsim: effects of removal: the game valued from the full shoe and from "
                        "it less one card of each value (about 10 s of CPU, --optimal about 35 "
                        f"s, on every core; {then_kept()})", err=True)
         effects = removal.effects_of_removal(rules, chart, optimal)
@@ -2801,7 +2811,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
     if unused:
         dealt = ("deals to the cut card" if rules.shuffle == "cut-card" else
                  "shuffles every round, as these figures assume")
-        click.echo(f"bjsim: warning: exact values every round from a full shoe: {unused} not "
+        _echo(f"bjsim: warning: exact values every round from a full shoe: {unused} not "
                    f"change its figures (bjsim simulate under these rules {dealt})", err=True)
     if removal:
         _emit(_exact_removal(rules, strat, label, files, source, count_names, optimal, fmt,
@@ -2817,7 +2827,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
     if not quiet and load_figures(rules, strat, optimal) is None:
         what = ("composition-dependent optimal play" if optimal else
                 "the basic strategy derived, then" if strat is None else f"strategy {label}")
-        click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, "
+        _echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, "
                    f"{then_kept()})", err=True)
     fig, theirs = exact_figures(rules, strat, optimal)
     if optimal:  # no chart: the figures name the play
@@ -2988,7 +2998,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
             rules_path, variant_files, used, list(given_value(ctx, "variant_files") or ()))
         if not quiet:  # (the shipped ones, made to apply to any baseline: not a note)
             for line in variants.baselines_set_aside(rules_path, shipped, used):
-                click.echo(f"bjsim: warning: {line}", err=True)
+                _echo(f"bjsim: warning: {line}", err=True)
     rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
     origins = _rule_origins(base_file, overrides, boxes, super_sevens)  # (named in a clash)
     base_strats, strats, given = None, [], []
@@ -3006,9 +3016,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     asked += [variants.from_strategy(rules, s, n)
               for s, n in zip(vary_strategies, names[len(given):], strict=True)]
     for line in notes:  # (once every variant asked for is read: a mistake is said alone)
-        click.echo(f"bjsim: warning: {line}", err=True)
+        _echo(f"bjsim: warning: {line}", err=True)
     _no_effect_warnings(rules, overrides, changes)
-    log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
+    log = None if quiet else (lambda text: _echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
     clash = variants.same_label(label, asked)
@@ -3029,7 +3039,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         if cmp.identical(games[0], game):
             asked_as = (game.source if game.source.startswith("--") else
                         whole.get(game.source, f"--variant {game.source}"))
-            click.echo(f"bjsim: warning: {asked_as} '{game.label}' is the baseline's game (its "
+            _echo(f"bjsim: warning: {asked_as} '{game.label}' is the baseline's game (its "
                        "rules and strategy are the baseline's): its difference is 0", err=True)
     nz_chart = base_strats and _chart_label(rules, base_strats[1], quiet)  # --strategy basic
     if nz_chart:  # under rules that may call for another chart: said, as simulate says it
@@ -3223,7 +3233,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         count_runs.check(rules, plan, count_penetrations, ("--count", "--count-penetrations"),
                          given=count_plan)
     for line in notes:
-        click.echo(f"bjsim: warning: {line}", err=True)
+        _echo(f"bjsim: warning: {line}", err=True)
     _no_effect_warnings(rules, overrides, sets)
     given = strategy_name is not None
     if not given:
@@ -3240,7 +3250,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         chart = played_strategy(plan) if plan.strategy is not None and not given else \
             strategy_name
         for line in counting_warnings(rules, plan, count_penetrations, load_strategy(chart)):
-            click.echo(f"bjsim: warning: {line}", err=True)
+            _echo(f"bjsim: warning: {line}", err=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(in_rule_order(sets)),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -3256,7 +3266,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     start = time.perf_counter()
 
     def say(msg: str) -> None:
-        click.echo(f"bjsim report [{time.perf_counter() - start:6.1f} s] {msg}", err=True)
+        _echo(f"bjsim report [{time.perf_counter() - start:6.1f} s] {msg}", err=True)
 
     from simulator.chunks import nothing_kept
 
@@ -3264,14 +3274,14 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         with nothing_kept():  # (a stop's lines say nothing is kept: no report is written)
             data = compute(spec, say, quiet=quiet)
     except KeyboardInterrupt:
-        click.echo("bjsim report: interrupted: no report written", err=True)
+        _echo("bjsim report: interrupted: no report written", err=True)
         ctx.exit(_interrupted())
     new = [p for p in (Path(out_dir), *Path(out_dir).resolve().parents) if not p.exists()]
     try:
         with nothing_kept():  # (a second Ctrl-C as it writes: its line says nothing is kept)
             written = write_report(data, out_dir, say)
     except Written:
-        click.echo(f"bjsim report: interrupted as the report was put in place: {out_dir} holds "
+        _echo(f"bjsim report: interrupted as the report was put in place: {out_dir} holds "
                    "it whole", err=True)
         ctx.exit(_interrupted())
     except (KeyboardInterrupt, OSError) as err:
@@ -3281,7 +3291,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         if isinstance(err, OSError):  # (the disk filled since the probe: not the user's doing)
             raise OutputError(f"{_typed_output('out_dir')} {out_dir}: cannot write: "
                               f"{err.strerror or err}: {out_dir} is as it was") from None
-        click.echo(f"bjsim report: interrupted while writing: {out_dir} is as it was",
+        _echo(f"bjsim report: interrupted while writing: {out_dir} is as it was",
                    err=True)
         ctx.exit(_interrupted())
     say(f"wrote {len(written)} files to {out_dir}: open {os.path.join(out_dir, 'report.html')}")
@@ -3336,7 +3346,7 @@ def _count_warnings(plan, games, strategy) -> list[str]:
 
     lines = count_warnings(plan, games, strategy)
     for line in lines:
-        click.echo(f"bjsim: warning: {line}", err=True)
+        _echo(f"bjsim: warning: {line}", err=True)
     return lines
 
 
@@ -3530,15 +3540,15 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
     _no_effect_warnings(rules, overrides, sets)
     if rules.shuffle == "every-round" and not quiet:
-        click.echo("bjsim: the rule set shuffles every round, so the count never builds: "
+        _echo("bjsim: the rule set shuffles every round, so the count never builds: "
                    "every round is bet as at a fresh shoe and the counter cannot gain by its "
                    "bets (a control)", err=True)
     note = count_runs.indices_note(rules, plan)
     if note is not None and not quiet:
-        click.echo(f"bjsim: {note}", err=True)
+        _echo(f"bjsim: {note}", err=True)
     note = count_runs.boxes_note(rules, plan)
     if note is not None and not quiet:
-        click.echo(f"bjsim: {note}", err=True)
+        _echo(f"bjsim: {note}", err=True)
     files = None
     whose = None  # (beside the chart's name: whose it is where the plan names one)
     if plan.strategy is not None:
@@ -3561,7 +3571,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         games, plan, strategy, name, strategy_files=files or None, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=_as_named(ctx, rules_path),
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
-        say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
+        say=None if quiet else (lambda text: _echo(f"bjsim: {text}", err=True)),
         checkpoint=checkpoint_path, resume=resume, strategy_note=label,
         command=_run_command(ctx), checkpoint_option=checkpoint_option(ctx))
     if runs.nothing_played:
@@ -3573,7 +3583,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                                optimal, rounds_per_hour, warnings)
     written = failed is None or not failed.message.startswith("--optimal-plan")
     if optimal and optimal["path"] and written and not quiet:
-        click.echo(f"bjsim: the optimal plan is in {optimal['path']}; to play it on this "
+        _echo(f"bjsim: the optimal plan is in {optimal['path']}; to play it on this "
                    f"run's rounds: {replay_command(optimal, shlex.quote(optimal['path']))}"
                    + _replay_partial(runs.runs[0][2].meta["run"]), err=True)
     _closing(ctx, runs.messages, runs.partial, failed)

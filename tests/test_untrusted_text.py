@@ -236,3 +236,16 @@ def test_a_name_taken_from_a_file_s_name_is_inert_and_the_report_holds_no_acting
         body = f.read_text()
         assert acting_char(body.replace("\n", "")) is None, f.name
     assert "e\\u001b]0;PWN\\u0007\\u202ex" in (out / "report.md").read_text()
+
+
+def test_stderr_lines_show_a_file_s_name_as_written(capsys):
+    """A warning or note naming a file (`bjsim: warning: ... FILE ...`) wrote its escape
+    sequence to the terminal; every line the command line writes goes through `_echo`."""
+    from simulator import cli as C
+
+    C._echo("bjsim: warning: r\x1b]0;PWN\x07.toml: ...", err=True)
+    C._echo("a\tb\n", err=False, nl=False)
+    out, err = capsys.readouterr()
+    assert err == "bjsim: warning: r\\u001b]0;PWN\\u0007.toml: ...\n" and out == "a\tb\n"
+    source = (ROOT / "simulator" / "cli.py").read_text()
+    assert source.count("click.echo(") == 1  # (in `_echo` alone)
