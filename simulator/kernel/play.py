@@ -354,12 +354,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if cx is not None:
             cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
-        while True:  # 12.3: to 17 (H17 hits soft 17; a blackjack, 21, stands); no-hole: card 2
-            if d_n == 1:
-                if (need & M.NEED2) == 0:
-                    break
-            elif (need & M.STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
-                break
+        # 12.3: to 17 (H17 hits soft 17; a blackjack, 21, stands); no-hole: card 2
+        while M.dealer_draws(need, d_n, d_stands[np.uint64(d_ace * 32 + d_hard)] != 0):
             code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
             d_hard += value(code)
             d_ace |= np.int64(code < 4)

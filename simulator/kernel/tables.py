@@ -10,6 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from simulator import layout as L
+from simulator.jit import njit
 from simulator.kernel import tally as T
 
 # Flags of a state.
@@ -31,6 +32,14 @@ HIT3 = 8  # ... and its third card next: a seven moves the line to (d) or (e)
 MOVES = ((0, 1), (0, 2), (1, 3), (2, 3), (2, 4))  # the line moves of a walked 7-7 (last states)
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
+
+
+@njit
+def dealer_draws(needs, n, stands):
+    """Does the dealer, holding ``n`` cards (``stands``: his total stands, 12.3), draw another
+    against hands whose flags are ``needs`` (12.4): the second where one needs it (``NEED2``), a
+    third or more where one stood (``STOOD``); with dealer_draws_when_no_live_box both always."""
+    return (needs & NEED2) != 0 if n == 1 else (needs & STOOD) != 0 and not stands
 
 
 total, blackjack = T.total.py_func, T.blackjack.py_func  # (3.2; settled in ``tally``)
@@ -292,7 +301,9 @@ def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
     move a Super Sevens bet between lines."""
     keys, order, hand = dict(bld.keys), list(bld.order), [bld.info[k] for k in bld.order]
     flags = {k: W_EXIT for k, i in bld.info.items() if i[3] & EXIT}  # and by kind, below
-    peek, draw_all, h17 = p[L.P_HOLE] == L.HOLE_PEEK, bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17])
+    peek, h17 = p[L.P_HOLE] == L.HOLE_PEEK, bool(p[L.P_H17])
+    wants = NEED2 | STOOD if p[L.P_DRAW_NO_LIVE] else 0  # (what every hand needs, 12.4's key)
+    draws = dealer_draws.py_func
     rep: dict = {}  # a settlement class's first final state
 
     def sid(key):  # a walk state's number, numbered when first seen
@@ -311,7 +322,7 @@ def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
         if first and blackjack(dh, da):
             return sid(("T", c, T.O_BJ))
         t = total(dh, da)
-        if (draw_all or c[3] & STOOD) and not T.dealer_stands.py_func(t, t != dh, h17):
+        if draws(wants | c[3], 2, T.dealer_stands.py_func(t, t != dh, h17)):
             return sid(("DS", c, dh, da))
         return sid(("T", c, int(T.outcome.py_func(False, t))))
 
@@ -327,7 +338,7 @@ def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
             return s if hole is None else sid(("WH", s, hole))
         if hole is not None:
             return second(s, hole)
-        if draw_all or hand[s][3] & NEED2:
+        if draws(wants | hand[s][3], 1, False):
             return sid(("W2", s))  # the dealer's second card is next
         return sid(("T", cls(s), T.O_NONE))  # settled by the up card alone
 
