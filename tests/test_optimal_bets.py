@@ -9,6 +9,7 @@ import csv
 import dataclasses
 import io
 import json
+import math
 import os
 from pathlib import Path
 
@@ -141,6 +142,20 @@ def test_the_optimal_bets_of_a_hand_made_tally():
     assert p["per_round_played"]["mean"] == pytest.approx(2300 / 10 / 160)
     assert o["as_played"]["net"] == 220 and o["as_played"]["main_sq"] == 4000 * 3 + 10000
     assert o["held_note"] is None
+
+
+def test_the_optimal_bets_advantage_se_of_two_boxes_is_per_box_round():
+    # each round two boxes at one unit, both the same net: count 0's rounds' nets +2 (21) and -2
+    # (19) units over 80 box-rounds (a statistics audit: an SE that left out the boxes, twice as
+    # large, passed: the hand-made tally had one box a round)
+    two = [r | {"flat": r["flat"] * 2, "boxes": 2} for r in HAND]
+    o = optimal(tally_of(two), flat_plan(), bankroll=100)
+    nets = np.array([2.0] * 21 + [-2.0] * 19)
+    row = next(r for r in o["rows"] if r["count"] == 0)
+    assert row["advantage_se"] == pytest.approx(nets.std(ddof=1) * math.sqrt(40) / 80)
+    by_count = CR.figures(tally_of(two), flat_plan(), Rules(boxes=2))["by_count"]
+    for r, b in zip(o["rows"], by_count, strict=True):
+        assert r["advantage_se"] == pytest.approx(b["flat_se"]), r["label"]
 
 
 def test_a_bet_below_the_row_before_is_held_at_its_bet_the_running_maximum():

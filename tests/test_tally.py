@@ -141,6 +141,32 @@ def test_boxes_in_one_round_are_correlated():
     # main = total here (no insurance): from the per-round main sums, the same standard error
     assert s["main"]["se"] == pytest.approx(se)
     assert s["main"]["se_exact"] is True
+    # a unit wagered is an initial wager here (no doubles or splits): the same SE, of rounds
+    # whose two boxes wager 2 units (a statistics audit: one by rounds, not box-rounds, passed)
+    assert s["main"]["se_per_unit_wagered"] == pytest.approx(se)
+
+
+def test_the_insurance_se_of_several_boxes_is_from_the_rounds_sums():
+    # two boxes insuring together, 30 rounds both won (+2 stakes each), 30 both lost (-1): the
+    # rounds' sums +4 and -2 stakes over 2 stakes a round (a statistics audit: an SE over the
+    # bets' count, not the rounds', passed every test)
+    win, lose = [(0, 10, None)] * 2, [(0, -5, None)] * 2
+    s = summarize(build_tally([win] * 30 + [lose] * 30), Rules(boxes=2, super_sevens=False))
+    sums = np.array([4.0] * 30 + [-2.0] * 30)
+    assert s["insurance"]["mean"] == pytest.approx(0.5)
+    assert s["insurance"]["se"] == pytest.approx(sums.std(ddof=1) * math.sqrt(60) / 120)
+
+
+def test_the_super_sevens_se_of_several_boxes_is_from_the_rounds_sums():
+    # two boxes' bets, 250 rounds both on (f) (-1 each), 250 one on (a) (+3) one on (f): the
+    # rounds' sums -2 and +2 stakes over 2 bets a round (a statistics audit: an SE of a round's
+    # SD over the bets' root, sqrt(2) too large, passed every test)
+    rules = Rules(boxes=2, super_sevens_pays=(3, 3, 3, 3, 3))  # (every line's wins enough)
+    rounds = [[(0, None, 5), (0, None, 5)], [(0, None, 0), (0, None, 5)]] * 250
+    s = summarize(build_tally(rounds), rules)
+    sums = np.array([-2.0, 2.0] * 250)
+    assert s["super_sevens"]["mean"] == pytest.approx(0.0)
+    assert s["super_sevens"]["se"] == pytest.approx(sums.std(ddof=1) * math.sqrt(500) / 1000)
 
 
 def test_insurance_per_unit_staked():
