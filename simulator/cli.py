@@ -81,10 +81,10 @@ RUNNER_FAILED = 1  # a run its Dask cluster failed (not a user's mistake, as Out
 
 
 def _echo(message=None, **kwargs) -> None:
-    """``click.echo``; a line on stderr as `rules.inert` leaves it (a file's name holding an
+    """``click.echo``; a line on stderr as `streams.inert` leaves it (a file's name holding an
     escape sequence, in a warning or a progress note, shown as written)."""
     if kwargs.get("err") and isinstance(message, str):
-        from simulator.rules import inert
+        from simulator.streams import inert
 
         message = inert(message)
     click.echo(message, **kwargs)
@@ -92,10 +92,10 @@ def _echo(message=None, **kwargs) -> None:
 
 class _Inert:
     """An error whose line shows a character that would act on a terminal as its escape (a
-    file's name holding an escape sequence: `rules.inert`)."""
+    file's name holding an escape sequence: `streams.inert`)."""
 
     def format_message(self) -> str:
-        from simulator.rules import inert
+        from simulator.streams import inert
 
         return inert(super().format_message())
 
@@ -1472,9 +1472,9 @@ def _emit(text: str, output: str | None, what: str = "report") -> None:
     """``text`` to ``output`` (None: stdout). A file that cannot be written (it was checked
     before the run, so the disk or the folder changed since) sends the text to stdout instead,
     so that a long run's report is not lost; then exit code 1 (the error naming ``what`` the
-    text is). A character that would act on a terminal (`rules.inert`: an escape sequence in a
+    text is). A character that would act on a terminal (`streams.inert`: an escape sequence in a
     file's name) is written as its escape."""
-    from simulator.rules import inert
+    from simulator.streams import inert
 
     text = inert(text)
     if output is not None:

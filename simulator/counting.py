@@ -23,11 +23,11 @@ from simulator.rules import (
     checked_name,
     checked_text,
     file_named,
-    inert,
     read_toml,
     shipped_or_path,
     shown,
 )
+from simulator.streams import inert
 
 COUNT_DIR = HOME / "strategies" / "counts"
 RESOLUTIONS = {"exact": 0.0, "half": 0.5, "whole": 1.0}  # deck-estimation step, in decks

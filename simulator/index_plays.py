@@ -20,11 +20,11 @@ from simulator.rules import (
     checked_name,
     checked_text,
     file_named,
-    inert,
     read_toml,
     shipped_or_path,
     shown,
 )
+from simulator.streams import inert
 
 INDEX_DIR = HOME / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")

@@ -44,7 +44,6 @@ from simulator.rules import (
     checked_text,
     closest_name,
     file_named,
-    inert,
     names_a_file,
     read_toml,
     shipped_or_path,
@@ -58,6 +57,7 @@ from simulator.strategy import (
     load_strategy,
     strategy_path,
 )
+from simulator.streams import inert
 
 PLAN_DIR = HOME / "strategies" / "plans"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "strategy", "table_min",

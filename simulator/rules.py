@@ -31,6 +31,7 @@ import numpy as np
 
 from simulator import HOME
 from simulator import layout as L
+from simulator.streams import acting_char
 
 SHUFFLES = ("cut-card", "every-round")
 HOLE_CARDS = ("none", "peek")
@@ -423,28 +424,8 @@ def _q(text, limit: int = 80) -> str:
     return shown + ("..." if len(text) > limit else "")
 
 
-# Characters that act rather than show: control characters (an escape sequence retitles or
-# clears a terminal, a carriage return overwrites a line) and the bidirectional controls, which
-# reorder the text after them (a report's own figures, "100,000" shown as "000,001").
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                          "\u2066\u2067\u2068\u2069")
 TEXT_ALLOWED = "text without control characters or bidirectional overrides (line breaks and " \
     "tabs are fine)"
-
-
-def acting_char(text: str) -> str | None:
-    """The first character of ``text`` that acts rather than shows (`BIDI_CONTROLS`, or a
-    control character other than a line break or tab), or None."""
-    return next((c for c in text if c in BIDI_CONTROLS or c not in "\n\t" and (
-        c < " " or "\x7f" <= c <= "\x9f")), None)
-
-
-def inert(text: str) -> str:
-    """``text`` with every character that acts (`acting_char`) written as its escape,
-    ``\\u202e`` (as JSON writes it: a JSON text stays JSON, its strings the same)."""
-    if acting_char(text) is None:
-        return text
-    return "".join(c if acting_char(c) is None else f"\\u{ord(c):04x}" for c in text)
 
 
 def checked_text(value: str, where: str, key: str, error=None) -> str:

@@ -25,7 +25,6 @@ from simulator.rules import (
     checked_name,
     checked_text,
     closest_name,
-    inert,
     names_a_file,
     pays_text,
     read_text,
@@ -34,6 +33,7 @@ from simulator.rules import (
     shown,
     toml_error_line,
 )
+from simulator.streams import inert
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,5 +1,7 @@
 """The standard streams of the command line: stdout's every write written whole, or an error (a
-closed pipe's, a closed stream's); what an encoding cannot hold escaped, not an error."""
+closed pipe's, a closed stream's); what an encoding cannot hold escaped, not an error; text that
+would act on a terminal shown as written (`inert`). Standard library only: a line written while
+the command is still importing (Ctrl-C then) imports nothing more."""
 
 import errno
 import io
@@ -105,3 +107,24 @@ def whole_stdout(stream):
                             encoding=stream.encoding, errors=errors,
                             line_buffering=stream.line_buffering,
                             write_through=getattr(stream, "write_through", False))
+
+
+# Characters that act rather than show: control characters (an escape sequence retitles or
+# clears a terminal, a carriage return overwrites a line) and the bidirectional controls, which
+# reorder the text after them (a report's own figures, "100,000" shown as "000,001").
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+
+def acting_char(text: str) -> str | None:
+    """The first character of ``text`` that acts rather than shows (`BIDI_CONTROLS`, or a
+    control character other than a line break or tab), or None."""
+    return next((c for c in text if c in BIDI_CONTROLS or c not in "\n\t" and (
+        c < " " or "\x7f" <= c <= "\x9f")), None)
+
+
+def inert(text: str) -> str:
+    """``text`` with every character that acts (`acting_char`) written as its escape,
+    ``\\u202e`` (as JSON writes it: a JSON text stays JSON, its strings the same)."""
+    if acting_char(text) is None:
+        return text
+    return "".join(c if acting_char(c) is None else f"\\u{ord(c):04x}" for c in text)

@@ -22,7 +22,6 @@ from simulator.rules import (
     checked_text,
     dict_problems,
     did_you_mean,
-    inert,
     load_rule_file,
     origins_of,
     parse_overrides,
@@ -41,6 +40,7 @@ from simulator.rules import (
     wrong_kind,
 )
 from simulator.strategy import STRATEGY_DIR, load_strategy, looks_like_path, shown_names
+from simulator.streams import inert
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")

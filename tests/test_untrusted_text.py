@@ -18,8 +18,9 @@ from simulator.assessment import render
 from simulator.assessment.sections import Code
 from simulator.cli import cli
 from simulator.report import md_text, no_formula
-from simulator.rules import Rules, acting_char, inert, load_rules
+from simulator.rules import Rules, load_rules
 from simulator.strategy import dumps_strategy, load_strategy
+from simulator.streams import acting_char, inert
 
 ROOT = Path(__file__).resolve().parents[1]
 ACTING = ["\u202e", "\x1b]0;title\x07", "\r", "\x9b2J"]  # reorders; retitles; overwrites; CSI

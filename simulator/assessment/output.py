@@ -19,7 +19,7 @@ from pathlib import Path
 from simulator import stops
 from simulator.assessment import charts, chromium, render, sections
 from simulator.report import csv_cell as report_cell
-from simulator.rules import inert
+from simulator.streams import inert
 
 
 def _csv(table: sections.Table, path: Path, run: dict | None = None) -> None:
@@ -133,7 +133,7 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
         written[f"csv/{t.name}.csv"] = out / "csv" / f"{t.name}.csv"
     written.update({c["file"]: out / c["file"] for c in data["charts"].values() if "file" in c})
     data["files"] = sorted(w for w in written if "/" in w)
-    # (each text as `rules.inert` leaves it: a file's name holding an escape sequence or a
+    # (each text as `streams.inert` leaves it: a file's name holding an escape sequence or a
     # bidirectional override shown as written, not acting on a terminal or reordering figures)
     (out / "report.json").write_text(inert(json.dumps(data, indent=1, allow_nan=False) + "\n"),
                                      encoding="utf-8")
