@@ -579,3 +579,14 @@ def test_rp_pair_surrenders_where_no_split_is_possible(surrender, hole_card):
     assert res["ev"] - plain["ev"] == pytest.approx(moved, abs=1e-12) and moved != 0
     none = rules.replace(surrender="none")
     assert analyze(none, rp)["ev"] == pytest.approx(analyze(none, base)["ev"], abs=1e-15)
+
+
+def test_doubling_on_9_to_11_is_the_nz_game_for_basic_strategy():
+    """NZ basic strategy doubles hard 9, 10 and 11 only, so double_on = "9-11" is the same game:
+    the same hard 9 row (doubling against 3-6) and the same house edge (a mutation audit: an
+    analyzer taking 9-11 for 10-11 passed, the agreement test playing its own derived chart)."""
+    nz, nine = basic_strategy(Rules()), basic_strategy(Rules(double_on="9-11"))
+    assert np.array_equal(nine.hard[9], nz.hard[9]) and (nz.hard[9] == L.D).sum() == 4
+    assert analyze(Rules(double_on="9-11"))["house_edge"] == pytest.approx(
+        analyze(Rules())["house_edge"], abs=1e-12)
+    assert analyze(Rules(double_on="10-11"))["house_edge"] > analyze(Rules())["house_edge"]

@@ -165,3 +165,17 @@ def test_simulated_nz_game_matches_exact_1e8(strategy_name):
     assert abs(he["mean"] - res["house_edge"]) < 4 * he["se"], (he, res["house_edge"])
     ss = summary["super_sevens"]
     assert abs(ss["mean"] - res["super_sevens"]["ev"]) < 4 * ss["se"], (ss["mean"], ss["se"])
+
+
+@pytest.mark.parametrize("decks", [2, 6])
+def test_the_peek_games_super_sevens_return_is_the_same_by_either_route(decks):
+    """Under peek a 7-7 gets no third card where the dealer has blackjack, against an ace or a
+    ten. super_sevens and value_by_sevens_left (a full shoe's sevens) reach it by separate code:
+    they agree (a mutation audit: one checking for blackjack under an ace alone passed, the
+    published figures being without peek)."""
+    from simulator.exact.sevens import value_by_sevens_left
+
+    rules = Rules(decks=decks, hole_card="peek")
+    hit = {u: "hit" for u in range(1, 11)}
+    assert super_sevens(rules, "hit")["ev"] == pytest.approx(
+        value_by_sevens_left(rules, 52 * decks, 4 * decks, hit), abs=1e-12)
