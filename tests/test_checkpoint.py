@@ -1285,3 +1285,19 @@ def test_two_runs_starting_one_new_checkpoint_at_once_one_goes_on(tmp_path):
     assert Path(path).exists()  # (the other run's file is not this one's to remove)
     first(True)  # (later writes replace the run's own file)
     first.release()
+
+
+def test_a_checkpoint_s_identity_holds_every_rule_key():
+    """A run-machinery audit: an identity leaving out one rule key (dealer_draws_when_no_live_box)
+    resumed a run of other rules; the tests changed only decks, boxes, H17 and Super Sevens."""
+    import dataclasses
+
+    from simulator.rules import Rules
+
+    rules = Rules()
+    held = C.identity(rules, engine.stack_tables(rules, load_strategy("basic")), 1, 1000,
+                      2000)["rules"]
+    assert set(held) == {f.name for f in dataclasses.fields(Rules)}
+    for f in dataclasses.fields(Rules):
+        value = getattr(rules, f.name)
+        assert held[f.name] == (list(value) if isinstance(value, tuple) else value), f.name

@@ -140,6 +140,25 @@ def test_run_state_merges_in_index_order_whatever_the_finishing_order():
     assert results[0][1] == sum(parts[: k + 1]).tolist()
 
 
+def test_a_partial_result_holds_the_chunks_finished_past_a_gap():
+    # chunks 2 and 3 of 4 finished, 0 not: the partial result is theirs (a run-machinery audit:
+    # a total dropping them passed, every stopped run in the tests having a whole prefix)
+    parts = chunk_tallies(NZ, 4_000, 5, 1_000)
+    state = engine.RunState(4_000, 1_000)
+    state.add(2, parts[2])
+    state.add(3, parts[3])
+    assert not state.finished and state.rounds_done == 2_000
+    assert state.total().tolist() == (parts[2] + parts[3]).tolist()
+
+
+def test_chunk_seeds_are_distinct_for_thousands_of_chunks():
+    # a run of 1e9 rounds in chunks of 200,000 has 5,000 chunks (a run-machinery audit: seeds
+    # repeating every 1,024 chunks passed, no test using as many)
+    for seed in (0, 1, 2**64 - 1):
+        states = {tuple(int(w) for w in engine.chunk_state(seed, i)) for i in range(2048)}
+        assert len(states) == 2048, seed
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_precision_stops_at_the_same_chunk_for_any_workers(workers):
     target = 0.06

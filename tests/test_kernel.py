@@ -115,6 +115,23 @@ def test_lazy_deal_of_a_full_shoe_is_a_permutation(decks):
         assert np.array_equal(np.sort(dealt), np.sort(np.tile(np.arange(52), decks)))
 
 
+def test_lemires_draw_accepts_a_low_product_equal_to_its_threshold():
+    """Lemire's draw rejects a low product below 2**32 mod n, not equal to it: a state whose
+    first output's high 32 bits are 0xFFFFFFFF, drawn below n = 2**32 - 1, leaves a low product
+    of 1 = 2**32 mod n and is taken, 2**32 - 2, after one step (a run-machinery audit: a
+    rejection of the equal product, a bias of one in 2**32, passed every uniformity test)."""
+    mask, r = (1 << 64) - 1, 0xFFFFFFFF_12345678
+    x = r * pow(9, -1, 1 << 64) & mask  # the output is rotl(s1 * 5, 7) * 9: s1 from it
+    s1 = ((x >> 7) | (x << 57)) & mask
+    s1 = s1 * pow(5, -1, 1 << 64) & mask
+    state = [np.uint64(v) for v in (0x9E3779B97F4A7C15, s1, 0xBF58476D1CE4E5B9, 7)]
+    out, *stepped = R.next_u64(*state)
+    assert int(out) == r
+    value, *after = R.bounded(np.uint64(2**32 - 1), *state)
+    assert int(value) == 2**32 - 2
+    assert [int(a) for a in after] == [int(a) for a in stepped]
+
+
 def test_lazy_deal_positions_are_uniform():
     # First and last card of 5,200 one-deck shoes: every code equally likely (100 expected each).
     first = np.empty(5200, np.int64)
